@@ -1,0 +1,85 @@
+// Builds the browser assets into dist/: island chunks (code-split, production React), CSS and images,
+// all with content-hashed names, plus dist/manifest.json that the server reads.
+import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync, copyFileSync, watch } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const dist = resolve(process.env.DIST_DIR ?? join(root, "dist"));
+const out = join(dist, "assets");
+
+function hashOf(buf: Uint8Array) {
+  return new Bun.CryptoHasher("sha256").update(buf).digest("hex").slice(0, 10);
+}
+
+export async function build() {
+  const started = performance.now();
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+
+  const islandFiles = readdirSync(join(root, "islands")).filter((f) => /^[A-Z]\w*\.tsx$/.test(f));
+  const js = await Bun.build({
+    entrypoints: [join(root, "islands/client.ts"), ...islandFiles.map((f) => join(root, "islands", f))],
+    outdir: out,
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: true,
+    sourcemap: "none",
+    naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!js.success) {
+    for (const l of js.logs) console.error(l);
+    throw new Error("island build failed");
+  }
+  const islands: Record<string, string> = {};
+  const imports: Record<string, string[]> = {};
+  let client = "";
+  for (const o of js.outputs) {
+    const file = basename(o.path);
+    const url = `/assets/${file}`;
+    const text = await o.text();
+    imports[url] = [...text.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.js)"/g)].map((m) => `/assets/${m[1]}`);
+    if (o.kind !== "entry-point") continue;
+    const name = file.replace(/-[a-z0-9]+\.js$/, "");
+    if (name === "client") client = url;
+    else islands[name] = url;
+  }
+
+  const css: Record<string, string> = {};
+  for (const f of readdirSync(join(root, "assets/css")).filter((f) => f.endsWith(".css") && !f.startsWith("_"))) {
+    const r = await Bun.build({ entrypoints: [join(root, "assets/css", f)], outdir: out, minify: true, naming: "[name]-[hash].[ext]" });
+    if (!r.success) {
+      for (const l of r.logs) console.error(l);
+      throw new Error(`css build failed: ${f}`);
+    }
+    css[f.replace(/\.css$/, "")] = `/assets/${basename(r.outputs.find((o) => o.path.endsWith(".css"))!.path)}`;
+  }
+
+  const files: Record<string, string> = {};
+  for (const f of readdirSync(join(root, "assets/images"))) {
+    const buf = readFileSync(join(root, "assets/images", f));
+    const name = `${basename(f, extname(f))}-${hashOf(buf)}${extname(f)}`;
+    copyFileSync(join(root, "assets/images", f), join(out, name));
+    files[f] = `/assets/${name}`;
+  }
+
+  const manifest = { client, islands, imports, css, files };
+  writeFileSync(join(dist, "manifest.json"), JSON.stringify(manifest, null, 2));
+  console.log(`built ${Object.keys(islands).length} islands, ${Object.keys(css).length} css, ${Object.keys(files).length} files in ${Math.round(performance.now() - started)} ms`);
+  return manifest;
+}
+
+if (import.meta.main) {
+  await build();
+  if (process.argv.includes("--watch")) {
+    let timer: Timer | undefined;
+    for (const dir of ["islands", "assets/css", "assets/images", "src/lib"]) {
+      watch(join(root, dir), { recursive: true }, () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => build().catch((e) => console.error(e)), 100);
+      });
+    }
+    console.log("watching islands/ and assets/ for changes");
+  }
+}

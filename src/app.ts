@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import { HTTPException } from "hono/http-exception";
+import { authRoutes } from "#src/features/auth/routes.tsx";
+import { settingsRoutes } from "#src/features/settings/routes.ts";
+import { siteRoutes } from "#src/features/site/routes.tsx";
+import { assetRoutes } from "#src/features/site/assets.ts";
+import { signRoutes } from "#src/features/sign/routes.ts";
+import { adminRoutes } from "#src/features/admin/routes.ts";
+import { AppError, payloadTooLarge } from "#src/lib/errors.ts";
+import type { AppEnv } from "#src/http/context.ts";
+import { siteGuards } from "#src/http/guards.ts";
+import { pageCache } from "#src/http/pageCache.ts";
+import { log, requestLog } from "#src/http/requestLog.ts";
+import { securityHeaders } from "#src/http/securityHeaders.ts";
+import { csrfGuard, sessionMiddleware } from "#src/http/session.ts";
+import { renderErrorPage, renderNotFound } from "#src/features/site/errorPages.tsx";
+
+/** Builds the whole app: global middleware in lifecycle order (design.md §4), then feature routers. */
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  app.use(requestLog);
+  app.use(securityHeaders);
+  app.route("/", assetRoutes);
+  // Already-compressed bodies (gzip SVG pages, cached pages) pass through untouched.
+  app.use(compress());
+  app.use("/api/*", bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw payloadTooLarge("请求内容过大（超过 1 MB）"); } }));
+  app.use(sessionMiddleware);
+  app.use(csrfGuard);
+  app.use(siteGuards);
+  app.use(pageCache);
+
+  app.route("/", siteRoutes);
+  app.route("/", authRoutes);
+  app.route("/", settingsRoutes);
+  app.route("/", signRoutes);
+  app.route("/", adminRoutes);
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith("/api/")) return c.json({ code: "not_found", message: "接口不存在" }, 404);
+    return renderNotFound(c);
+  });
+  app.onError((err, c) => {
+    const e = err instanceof AppError ? err : err instanceof HTTPException ? new AppError(err.status as AppError["status"], "http", err.message) : null;
+    if (!e) log("error", "unhandled", { id: c.get("requestId"), path: c.req.path, error: String(err?.stack ?? err) });
+    const status = e?.status ?? 500;
+    const message = e?.message || "服务器内部错误";
+    if (c.req.path.startsWith("/api/") || !c.req.header("accept")?.includes("text/html")) {
+      return c.json({ code: e?.code ?? "internal", message }, status);
+    }
+    if (status === 404) return renderNotFound(c);
+    return renderErrorPage(c, status, message);
+  });
+  return app;
+}

@@ -1,0 +1,140 @@
+// Every setting the site knows: group, key, input type, typed default, Chinese label.
+// Later features add their groups here. `secret` values never leave the server; `public: false`
+// groups are only for admins.
+
+export type InputType = "text" | "textarea" | "number" | "switch" | "select" | "image" | "password";
+
+export interface SettingDef {
+  name: string;
+  label: string;
+  type: InputType;
+  default: string | number | boolean;
+  placeholder?: string;
+  options?: { value: string; label: string }[];
+  secret?: boolean;
+  /** Visible to everyone through GET /settings (only if the group is public too). Default true. */
+  public?: boolean;
+  min?: number;
+  max?: number;
+  maxLength?: number;
+}
+
+export interface GroupDef {
+  name: string;
+  label: string;
+  public: boolean;
+  settings: SettingDef[];
+}
+
+const s = (name: string, label: string, type: InputType, def: SettingDef["default"], extra: Partial<SettingDef> = {}): SettingDef => ({
+  name, label, type, default: def, ...extra,
+});
+
+export const GROUPS: GroupDef[] = [
+  {
+    name: "system", label: "系统设置", public: true,
+    settings: [
+      s("sitename", "网站名称", "text", "魔豆文库", { maxLength: 64 }),
+      s("title", "首页标题", "text", "魔豆文库 - 文档分享与在线阅读", { maxLength: 128 }),
+      s("keywords", "网站关键词", "text", "文库,文档,在线阅读,资料下载", { maxLength: 255 }),
+      s("description", "网站描述", "textarea", "一个开源、简洁的文档分享平台：上传、阅读、搜索与下载文档。", { maxLength: 512 }),
+      s("logo", "网站 Logo", "image", "", { placeholder: "图片地址，留空使用默认 Logo" }),
+      s("favicon", "网站图标 favicon", "image", "", { placeholder: "图标地址，留空使用默认图标" }),
+      s("domain", "网站域名", "text", "", { placeholder: "如 https://wenku.example.com，用于站点地图与分享链接" }),
+      s("version", "程序版本", "text", "0.1.0"),
+      s("icp", "ICP 备案号", "text", "", { placeholder: "如 京ICP备12345678号" }),
+      s("sec_icp", "公安备案号", "text", "", { placeholder: "如 京公网安备 11010502030143号" }),
+      s("copyright_start_year", "版权起始年份", "number", 2024, { min: 1990, max: 2100 }),
+      s("enable_powered_by", "显示 Powered by", "switch", true),
+      s("enable_watermark", "启用文档水印", "switch", false),
+      s("watermark", "水印文字", "text", "", { maxLength: 64 }),
+      s("analytics", "统计代码", "textarea", "", { placeholder: "粘贴统计平台提供的 <script> 代码；内容安全策略会自动放行这段代码" }),
+      s("credit_name", "积分名称", "text", "魔豆", { maxLength: 16 }),
+    ],
+  },
+  {
+    name: "footer", label: "底链设置", public: true,
+    settings: [
+      s("about", "关于我们", "text", "", { placeholder: "链接地址" }),
+      s("agreement", "用户协议", "text", "", { placeholder: "链接地址" }),
+      s("contact", "联系我们", "text", "", { placeholder: "链接地址" }),
+      s("feedback", "意见反馈", "text", "", { placeholder: "链接地址" }),
+      s("disclaimer", "免责声明", "text", "", { placeholder: "链接地址" }),
+      s("copyright", "版权声明", "text", "", { placeholder: "链接地址" }),
+    ],
+  },
+  {
+    name: "security", label: "安全设置", public: true,
+    settings: [
+      s("login_required", "登录后才能访问", "switch", false),
+      s("is_close", "关闭网站", "switch", false),
+      s("close_statement", "关闭网站说明", "textarea", "网站维护中，请稍后访问。"),
+      s("enable_register", "开放注册", "switch", true),
+      s("enable_captcha_login", "登录需要验证码", "switch", false),
+      s("enable_captcha_register", "注册需要验证码", "switch", false),
+      s("enable_captcha_comment", "评论需要验证码", "switch", false),
+      s("enable_captcha_find_password", "找回密码需要验证码", "switch", false),
+      s("document_allowed_ext", "允许上传的文档格式", "text", ".pdf,.doc,.docx,.ppt,.pptx,.xls,.xlsx,.txt,.epub,.mobi,.md,.odt,.odp,.ods,.rtf", { public: true }),
+      s("max_document_size", "文档最大体积（MB）", "number", 50, { min: 1, max: 2048 }),
+    ],
+  },
+  {
+    name: "display", label: "显示设置", public: true,
+    settings: [
+      s("hide_category_without_document", "隐藏没有文档的分类", "switch", false),
+      s("copyright_statement", "版权声明（文档页底部）", "textarea", "本站文档均由用户上传，仅供学习交流；如有侵权请联系我们删除。"),
+      s("wechat_qrcode", "微信二维码", "image", ""),
+      s("wechat_tip", "二维码提示文字", "text", "扫码关注公众号"),
+      s("contact_link", "联系链接", "text", ""),
+      s("contact_tip", "联系提示文字", "text", "联系我们"),
+      s("pages_per_read", "每次继续阅读页数", "number", 5, { min: 1, max: 100 }),
+      s("max_search_pages", "搜索最大页数", "number", 50, { min: 1, max: 1000 }),
+    ],
+  },
+  {
+    name: "download", label: "下载设置", public: true,
+    settings: [
+      s("enable_guest_download", "允许游客下载", "switch", false),
+      s("free_download_duration", "付费文档免费再次下载天数", "number", 0, { min: 0, max: 3650 }),
+      s("times_every_day", "每人每天下载次数", "number", 20, { min: 0 }),
+      s("times_every_ip", "每个 IP 每天下载次数", "number", 50, { min: 0 }),
+      s("url_duration", "下载链接有效期（秒）", "number", 60, { min: 10, max: 86400 }),
+      s("secret_key", "下载链接签名密钥", "password", "", { secret: true }),
+    ],
+  },
+  {
+    name: "vip", label: "VIP 设置", public: true,
+    settings: [
+      s("enable", "启用 VIP", "switch", false),
+      s("icon", "VIP 图标", "image", ""),
+    ],
+  },
+  {
+    name: "recharge", label: "充值设置", public: true,
+    settings: [
+      s("enable", "启用积分充值", "switch", false),
+      s("credit_exchange", "每元兑换积分", "number", 10, { min: 1 }),
+      s("recharge_discount", "充值折扣（每行 金额:折扣）", "textarea", "100:0.95\n500:0.9\n1000:0.85"),
+    ],
+  },
+  {
+    name: "score", label: "积分设置", public: true,
+    settings: [
+      s("sign_in", "每日签到奖励", "number", 1, { min: 0, max: 100000 }),
+    ],
+  },
+  {
+    name: "payment", label: "支付设置", public: false,
+    settings: [
+      s("enable_wechatpay", "启用微信支付", "switch", false),
+      s("wechatpay_app_id", "微信支付 AppID", "text", ""),
+      s("wechatpay_mch_id", "微信支付商户号", "text", ""),
+      s("wechatpay_api_v3_key", "微信支付 APIv3 密钥", "password", "", { secret: true }),
+      s("enable_alipay", "启用支付宝", "switch", false),
+      s("alipay_app_id", "支付宝 AppID", "text", ""),
+      s("alipay_private_key", "支付宝应用私钥", "password", "", { secret: true }),
+    ],
+  },
+];
+
+export const GROUP_BY_NAME = new Map(GROUPS.map((g) => [g.name, g]));

@@ -1,0 +1,93 @@
+import type { CategoryNode } from "./layoutData.ts";
+
+export interface HomeProps {
+  banners: { id: number; title: string; path: string; url: string }[];
+  categories: CategoryNode[];
+  articleCategories: CategoryNode[];
+  sitename: string;
+  description: string;
+}
+
+function EmptyState({ title, text, action }: { title: string; text: string; action?: { href: string; label: string } }) {
+  return (
+    <div className="empty-state">
+      <svg viewBox="0 0 64 64" width="56" height="56" aria-hidden="true"><rect x="14" y="8" width="36" height="48" rx="4" fill="#eef2f7" stroke="#c9d3e0" strokeWidth="2" /><path d="M22 22h20M22 30h20M22 38h12" stroke="#c9d3e0" strokeWidth="3" strokeLinecap="round" /></svg>
+      <p className="empty-title">{title}</p>
+      <p className="muted">{text}</p>
+      {action ? <a className="btn btn-sm" href={action.href}>{action.label}</a> : null}
+    </div>
+  );
+}
+
+function Banners({ banners, sitename, description }: Pick<HomeProps, "banners" | "sitename" | "description">) {
+  if (!banners.length) {
+    return (
+      <section className="hero">
+        <h1>{sitename}</h1>
+        <p>{description}</p>
+        <form action="/search" method="get" className="hero-search" role="search">
+          <input type="hidden" name="type" value="0" />
+          <input name="wd" maxLength={64} placeholder="搜索文档，如：年度工作总结" aria-label="搜索文档" />
+          <button type="submit" className="btn btn-primary">搜索</button>
+        </form>
+      </section>
+    );
+  }
+  // CSS scroll-snap carousel: swipeable, no script needed.
+  return (
+    <section className="banners" aria-label="轮播图">
+      {banners.map((b, i) => (
+        <a key={b.id} className="banner" href={b.url || undefined} title={b.title}>
+          <img src={b.path} alt={b.title} loading={i === 0 ? "eager" : "lazy"} />
+          <span className="banner-title">{b.title}</span>
+        </a>
+      ))}
+    </section>
+  );
+}
+
+export function HomeView(p: HomeProps) {
+  return (
+    <div className="container home">
+      <div className="home-top">
+        <Banners banners={p.banners} sitename={p.sitename} description={p.description} />
+        <aside className="home-side card">
+          <h2 className="card-title">推荐文档</h2>
+          <EmptyState title="暂无推荐文档" text="管理员推荐的优质文档会出现在这里。" />
+        </aside>
+      </div>
+
+      <section className="card">
+        <div className="card-head"><h2 className="card-title">最新文档</h2><a href="/category" className="more">更多 ›</a></div>
+        <EmptyState title="还没有文档" text="成为第一个分享知识的人吧。" action={{ href: "/upload", label: "上传文档" }} />
+      </section>
+
+      {p.categories.length ? (
+        <section className="category-blocks">
+          {p.categories.map((c) => (
+            <div className="card category-block" key={c.id}>
+              <div className="card-head">
+                <h2 className="card-title"><a href={`/category/${c.id}`}>{c.title}</a></h2>
+                <a className="more" href={`/category/${c.id}`}>更多 ›</a>
+              </div>
+              {c.children.length ? (
+                <div className="chips">{c.children.map((s) => <a key={s.id} className="chip" href={`/category/${s.id}`}>{s.title}</a>)}</div>
+              ) : null}
+              <EmptyState title="该分类暂无文档" text={c.description || "上传文档时选择此分类即可出现在这里。"} />
+            </div>
+          ))}
+        </section>
+      ) : (
+        <section className="card"><EmptyState title="还没有文档分类" text="管理员在后台添加分类后，这里会按分类展示文档。" /></section>
+      )}
+
+      <section className="card">
+        <div className="card-head"><h2 className="card-title">最新文章</h2><a href="/article" className="more">更多 ›</a></div>
+        {p.articleCategories.length ? (
+          <div className="chips">{p.articleCategories.map((c) => <a key={c.id} className="chip" href={`/article?category_id=${c.id}`}>{c.title}</a>)}</div>
+        ) : null}
+        <EmptyState title="还没有文章" text="发布你的第一篇文章，与大家分享经验。" action={{ href: "/post", label: "发布文章" }} />
+      </section>
+    </div>
+  );
+}

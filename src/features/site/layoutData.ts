@@ -1,0 +1,69 @@
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
+import { getDb } from "#db/client.ts";
+import { advertisement, banner, category, friendlink, navigation } from "#db/schema/site.ts";
+import { contentVersion } from "#src/lib/contentVersion.ts";
+
+export interface NavItem { id: number; title: string; href: string; target: string; color: string; children: NavItem[] }
+export interface CategoryNode { id: number; title: string; parent_id: number; icon: string; cover: string; doc_count: number; description: string; children: CategoryNode[] }
+export interface AdItem { id: number; position: string; content: string }
+
+function tree<T extends { id: number; parent_id: number }>(rows: T[]): (T & { children: any[] })[] {
+  const byId = new Map(rows.map((r) => [r.id, { ...r, children: [] as any[] }]));
+  const roots: (T & { children: any[] })[] = [];
+  for (const n of byId.values()) {
+    const p = n.parent_id ? byId.get(n.parent_id) : undefined;
+    (p ? p.children : roots).push(n);
+  }
+  return roots;
+}
+
+export interface LayoutData {
+  navigation: NavItem[];
+  docCategories: CategoryNode[];
+  articleCategories: CategoryNode[];
+  friendlinks: { id: number; title: string; link: string }[];
+}
+
+let memo: { version: number; data: LayoutData } | null = null;
+
+/** What every public layout needs; rebuilt only when content changes. */
+export function layoutData(): LayoutData {
+  if (memo?.version === contentVersion()) return memo.data;
+  const db = getDb();
+  const navRows = db.select().from(navigation).where(eq(navigation.enable, true)).orderBy(asc(navigation.sort), asc(navigation.id)).all();
+  const catRows = db
+    .select({ id: category.id, title: category.title, parent_id: category.parent_id, icon: category.icon, cover: category.cover, doc_count: category.doc_count, description: category.description, type: category.type })
+    .from(category)
+    .where(eq(category.enable, true))
+    .orderBy(asc(category.sort), asc(category.id))
+    .all();
+  const data: LayoutData = {
+    navigation: tree(navRows.map((n) => ({ id: n.id, parent_id: n.parent_id, title: n.title, href: n.href, target: n.target, color: n.color }))) as NavItem[],
+    docCategories: tree(catRows.filter((c) => c.type === 0).map(({ type: _t, ...c }) => c)) as CategoryNode[],
+    articleCategories: tree(catRows.filter((c) => c.type === 1).map(({ type: _t, ...c }) => c)) as CategoryNode[],
+    friendlinks: db.select({ id: friendlink.id, title: friendlink.title, link: friendlink.link }).from(friendlink).where(eq(friendlink.enable, true)).orderBy(asc(friendlink.sort), asc(friendlink.id)).all(),
+  };
+  memo = { version: contentVersion(), data };
+  return data;
+}
+
+/** Enabled ads for the positions, inside their start/end window at `now`. */
+export function adsFor(positions: string[], now = Date.now()): AdItem[] {
+  if (!positions.length) return [];
+  return getDb()
+    .select({ id: advertisement.id, position: advertisement.position, content: advertisement.content })
+    .from(advertisement)
+    .where(and(
+      inArray(advertisement.position, positions),
+      eq(advertisement.enable, true),
+      or(isNull(advertisement.start_time), lte(advertisement.start_time, now)),
+      or(isNull(advertisement.end_time), gt(advertisement.end_time, now)),
+    ))
+    .orderBy(desc(advertisement.id))
+    .all();
+}
+
+export function enabledBanners(type = 0) {
+  return getDb().select({ id: banner.id, title: banner.title, path: banner.path, url: banner.url })
+    .from(banner).where(and(eq(banner.enable, true), eq(banner.type, type))).orderBy(asc(banner.sort), asc(banner.id)).all();
+}

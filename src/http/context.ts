@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { SessionUser } from "#src/features/auth/sessions.ts";
+
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    user: SessionUser | null;
+    /** the raw token of this request, so logout can revoke it */
+    token: string | null;
+    /** how the token came: cookie-authenticated writes need the CSRF check */
+    authVia: "cookie" | "bearer" | null;
+  };
+};
+
+export type AppContext = Context<AppEnv>;
+
+export function clientIp(c: Context): string {
+  const fwd = c.req.header("x-forwarded-for");
+  if (fwd) return fwd.split(",")[0]!.trim();
+  const info = (c.env as { server?: { requestIP?: (r: Request) => { address: string } | null } } | undefined)?.server?.requestIP?.(c.req.raw);
+  return info?.address ?? "";
+}

@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from "hono";
+import { setting } from "#src/features/settings/service.ts";
+import { unauthorized } from "#src/lib/errors.ts";
+import type { AppEnv } from "./context.ts";
+
+// Pages that stay reachable when the site requires login (spec §6).
+const OPEN_PAGES = [/^\/login$/, /^\/register$/, /^\/findpassword(-mobile)?$/, /^\/oauth\/[\w-]+$/];
+// APIs the login/register/recovery pages themselves call, and what any page shell needs.
+const OPEN_APIS = [/^\/api\/v1\/user\/(login|register|findpassword|captcha|email\/code)/, /^\/api\/v1\/oauth\//, /^\/api\/v1\/settings$/];
+const ALWAYS = [/^\/assets\//, /^\/healthz$/, /^\/favicon\.ico$/, /^\/robots\.txt$/];
+
+const matches = (list: RegExp[], path: string) => list.some((r) => r.test(path));
+
+/** security.is_close and security.login_required, applied before any feature route. */
+export const siteGuards: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const path = c.req.path;
+  if (matches(ALWAYS, path)) return next();
+  const user = c.get("user");
+  const closed = setting<boolean>("security", "is_close");
+  const loginRequired = setting<boolean>("security", "login_required");
+  // Until groups land, "has permissions" means the root administrator.
+  const blocked = closed ? !user?.is_root : loginRequired && !user;
+  if (!blocked) return next();
+  const isApi = path.startsWith("/api/");
+  const open = isApi ? matches(OPEN_APIS, path) : closed ? path === "/login" : matches(OPEN_PAGES, path);
+  if (open) return next();
+  if (isApi) throw unauthorized(closed ? "网站已关闭，请登录管理员账号" : "请先登录");
+  const back = encodeURIComponent(path + (new URL(c.req.url).search || ""));
+  return c.redirect(`/login?redirect=${back}`, 302);
+};

@@ -1,0 +1,107 @@
+import { and, eq, sql } from "drizzle-orm";
+import { hostname } from "node:os";
+import { getDb, getSqlite } from "#db/client.ts";
+import { jobs } from "#db/schema/jobs.ts";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** Who holds a lease: host, pid and a per-process nonce, so a restarted process never matches. */
+export const WORKER_ID = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+export const LEASE_MS = 30_000;
+
+export function enqueue(kind: string, payload: unknown = {}, opts: { runAfter?: number; maxAttempts?: number } = {}) {
+  return getDb().insert(jobs).values({
+    kind, payload: JSON.stringify(payload), run_after: opts.runAfter ?? 0, max_attempts: opts.maxAttempts ?? 3,
+  }).returning().get();
+}
+
+const ownerAlive = (owner: string | null) => {
+  if (!owner) return false;
+  const [host, pid] = owner.split(":");
+  if (host !== hostname()) return true; // cannot check another host; its lease decides
+  if (owner.startsWith(`${hostname()}:${process.pid}:`) && owner !== WORKER_ID) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * At start: running jobs whose process is gone (crash, kill -9) go back to the queue at once
+ * instead of waiting for their lease to run out. Their attempt already counts.
+ */
+export function recoverOrphans(): number {
+  const running = getDb().select({ id: jobs.id, owner: jobs.lease_owner }).from(jobs).where(eq(jobs.status, "running")).all();
+  let n = 0;
+  for (const r of running) {
+    if (ownerAlive(r.owner)) continue;
+    n += getDb().update(jobs).set({ status: "queued", lease_owner: null, lease_until: null, run_after: 0, updated_at: Date.now() })
+      .where(and(eq(jobs.id, r.id), eq(jobs.status, "running"), sql`${jobs.lease_owner} IS ${r.owner}`)).run().changes;
+  }
+  return n;
+}
+
+/**
+ * Atomically takes the next ready job (or one whose lease ran out) for this worker.
+ * A job out of attempts is marked failed instead of being run again.
+ */
+export function claim(kinds: string[], now = Date.now()): JobRow | null {
+  if (!kinds.length) return null;
+  const sqlite = getSqlite();
+  const placeholders = kinds.map(() => "?").join(",");
+  return sqlite.transaction(() => {
+    const row = sqlite.query(
+      `SELECT * FROM jobs WHERE kind IN (${placeholders}) AND (
+         (status = 'queued' AND run_after <= ?) OR (status = 'running' AND lease_until < ?)
+       ) ORDER BY run_after, id LIMIT 1`,
+    ).get(...kinds, now, now) as JobRow | null;
+    if (!row) return null;
+    if (row.attempts >= row.max_attempts) {
+      sqlite.query(`UPDATE jobs SET status='failed', error=CASE WHEN error='' THEN '重试次数已用完' ELSE error END, lease_owner=NULL, lease_until=NULL, finished_at=?, updated_at=? WHERE id=?`).run(now, now, row.id);
+      return claim(kinds, now);
+    }
+    return sqlite.query(
+      `UPDATE jobs SET status='running', attempts=attempts+1, lease_owner=?, lease_until=?, updated_at=? WHERE id=? RETURNING *`,
+    ).get(WORKER_ID, now + LEASE_MS, now, row.id) as JobRow;
+  }).immediate();
+}
+
+/** Extends the lease while a job runs; false means the lease was lost and the work must stop. */
+export function heartbeat(id: number, progress?: number): boolean {
+  const now = Date.now();
+  return getDb().update(jobs).set({ lease_until: now + LEASE_MS, updated_at: now, ...(progress !== undefined ? { progress } : {}) })
+    .where(and(eq(jobs.id, id), eq(jobs.status, "running"), eq(jobs.lease_owner, WORKER_ID))).run().changes === 1;
+}
+
+/**
+ * Marks the job done only if this worker still holds it; `effects` runs in the same transaction,
+ * so a job's outcome is committed exactly once even if a stale worker finishes late.
+ */
+export function complete(id: number, result: unknown = null, effects?: () => void): boolean {
+  const sqlite = getSqlite();
+  return sqlite.transaction(() => {
+    const now = Date.now();
+    const changed = sqlite.query(
+      `UPDATE jobs SET status='done', progress=100, result=?, error='', lease_owner=NULL, lease_until=NULL, finished_at=?, updated_at=? WHERE id=? AND status='running' AND lease_owner=?`,
+    ).run(result === null ? "" : JSON.stringify(result), now, now, id, WORKER_ID).changes;
+    if (changed !== 1) return false;
+    effects?.();
+    return true;
+  }).immediate();
+}
+
+/** A failed attempt goes back to the queue with backoff, or ends as failed when attempts are used up. */
+export function fail(id: number, error: string): void {
+  const now = Date.now();
+  const row = getDb().select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.lease_owner, WORKER_ID))).get();
+  if (!row || row.status !== "running") return;
+  const final = row.attempts >= row.max_attempts;
+  getDb().update(jobs).set({
+    status: final ? "failed" : "queued", error: error.slice(0, 2000), lease_owner: null, lease_until: null,
+    run_after: final ? row.run_after : now + Math.min(60_000, 1000 * 2 ** row.attempts), finished_at: final ? now : null, updated_at: now,
+  }).where(eq(jobs.id, id)).run();
+}
+
+export const getJob = (id: number) => getDb().select().from(jobs).where(eq(jobs.id, id)).get() ?? null;

@@ -1,0 +1,15 @@
+import { adsFor } from "#src/features/site/layoutData.ts";
+import { useRequest } from "../request.tsx";
+
+/** Ads of one position (spec §3 positions). Admin-entered HTML; CSP keeps its scripts from running. */
+export function AdSlot({ position, className }: { position: string; className?: string }) {
+  const { user } = useRequest();
+  if ((user as { is_vip?: boolean } | null)?.is_vip) return null;
+  const ads = adsFor([position]);
+  if (!ads.length) return null;
+  return (
+    <div className={`ad-slot ad-${position.replace(/_/g, "-")}${className ? " " + className : ""}`} data-position={position}>
+      {ads.map((a) => <div key={a.id} className="ad-item" dangerouslySetInnerHTML={{ __html: a.content }} />)}
+    </div>
+  );
+}
