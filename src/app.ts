@@ -17,6 +17,14 @@ import { securityHeaders } from "#src/http/securityHeaders.ts";
 import { csrfGuard, sessionMiddleware } from "#src/http/session.ts";
 import { renderErrorPage, renderNotFound } from "#src/features/site/errorPages.tsx";
 
+// Hono's own errors (malformed JSON, body limits) carry English text; users get Chinese.
+function fromHttpException(err: HTTPException): AppError {
+  const status = err.status as AppError["status"];
+  const text: Record<number, string> = { 400: "请求格式不正确（不是有效的 JSON 或表单）", 401: "请先登录", 403: "没有权限进行此操作", 413: "请求内容过大", 415: "不支持的内容类型" };
+  const message = /[\u4e00-\u9fa5]/.test(err.message) ? err.message : text[status] ?? "请求无法处理";
+  return new AppError(status, "http", message);
+}
+
 /** Builds the whole app: global middleware in lifecycle order (design.md §4), then feature routers. */
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -42,7 +50,7 @@ export function createApp() {
     return renderNotFound(c);
   });
   app.onError((err, c) => {
-    const e = err instanceof AppError ? err : err instanceof HTTPException ? new AppError(err.status as AppError["status"], "http", err.message) : null;
+    const e = err instanceof AppError ? err : err instanceof HTTPException ? fromHttpException(err) : null;
     if (!e) log("error", "unhandled", { id: c.get("requestId"), path: c.req.path, error: String(err?.stack ?? err) });
     const status = e?.status ?? 500;
     const message = e?.message || "服务器内部错误";

@@ -7,9 +7,11 @@ import type { AppEnv } from "./context.ts";
  * kept (raw and gzipped) keyed by URL and the content version. Logged-in users always render fresh.
  * A page opts in by setting the X-Page-Cache header (renderPage does for public pages).
  */
-interface Entry { version: number; body: Uint8Array; gzip: Uint8Array; status: number; headers: [string, string][] }
+interface Entry { version: number; at: number; body: Uint8Array; gzip: Uint8Array; status: number; headers: [string, string][] }
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 64 * 1024 * 1024;
+// Ads have start/end times and nothing bumps the version when one begins, so entries also age out.
+const MAX_AGE_MS = 60_000;
 const entries = new Map<string, Entry>();
 let bytes = 0;
 
@@ -48,7 +50,7 @@ export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.url;
   const gzipOk = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
   const hit = entries.get(key);
-  if (hit && hit.version === contentVersion()) {
+  if (hit && hit.version === contentVersion() && Date.now() - hit.at < MAX_AGE_MS) {
     entries.delete(key);
     entries.set(key, hit);
     c.res = respond(hit, gzipOk);
@@ -61,7 +63,7 @@ export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   res.headers.delete(PAGE_CACHE_HEADER);
   const body = new Uint8Array(await res.arrayBuffer());
   const headers = [...res.headers.entries()].filter(([k]) => !/^(content-length|content-encoding|x-request-id|content-security-policy)$/i.test(k));
-  const e: Entry = { version, body, gzip: Bun.gzipSync(body, { level: 6 }), status: res.status, headers };
+  const e: Entry = { version, at: Date.now(), body, gzip: Bun.gzipSync(body, { level: 6 }), status: res.status, headers };
   if (version === contentVersion()) remember(key, e);
   c.res = respond(e, gzipOk);
   c.res.headers.set("X-Cache", "MISS");

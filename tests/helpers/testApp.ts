@@ -25,7 +25,9 @@ function makeHelpers() {
       }
     }
     const res = await app.request(path, { method, headers, body });
-    const text = await res.text();
+    // app.request does not decode like a browser would; compressed bodies are unpacked here.
+    const raw = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(res.headers.get("content-encoding") === "gzip" ? Bun.gunzipSync(raw) : raw);
     let json: any;
     try {
       json = JSON.parse(text);
