@@ -16,7 +16,8 @@ export async function build() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
 
-  const islandFiles = readdirSync(join(root, "islands")).filter((f) => /^[A-Z]\w*\.tsx$/.test(f));
+  // An island is a PascalCase .tsx with a default export; shared pieces without one are only chunks.
+  const islandFiles = readdirSync(join(root, "islands")).filter((f) => /^[A-Z]\w*\.tsx$/.test(f) && /^export default /m.test(readFileSync(join(root, "islands", f), "utf8")));
   const js = await Bun.build({
     entrypoints: [join(root, "islands/client.ts"), ...islandFiles.map((f) => join(root, "islands", f))],
     outdir: out,

@@ -33,7 +33,9 @@ export function createApp() {
   app.route("/", assetRoutes);
   // Already-compressed bodies (gzip SVG pages, cached pages) pass through untouched.
   app.use(compress());
-  app.use("/api/*", bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw payloadTooLarge("请求内容过大（超过 1 MB）"); } }));
+  // JSON APIs take at most 1 MB; upload routes stream files and enforce their own per-type limits.
+  const jsonLimit = bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw payloadTooLarge("请求内容过大（超过 1 MB）"); } });
+  app.use("/api/*", (c, next) => (c.req.path.startsWith("/api/v1/upload/") ? next() : jsonLimit(c, next)));
   app.use(sessionMiddleware);
   app.use(csrfGuard);
   app.use(siteGuards);

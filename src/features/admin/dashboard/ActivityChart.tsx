@@ -1,0 +1,69 @@
+import type { ActivityDay } from "./service.ts";
+
+const SERIES = [
+  { key: "users", label: "新增用户", color: "#1677ff" },
+  { key: "attachments", label: "新增附件", color: "#13a8a8" },
+  { key: "jobs", label: "完成任务", color: "#fa8c16" },
+] as const;
+
+/** Smallest "nice" axis maximum (1, 2, 5 × 10^n) that fits the data, at least 4. */
+function niceMax(v: number): number {
+  if (v <= 4) return 4;
+  const p = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((m) => m * p).find((n) => n >= v)!;
+}
+
+interface Frame { w: number; h: number; font: number; labelEvery: number; className: string }
+
+// Two drawings of the same data: a phone shrinks a wide chart until its text is unreadable, so it
+// gets a narrower frame with relatively larger text; admin.css shows one or the other.
+const WIDE: Frame = { w: 720, h: 240, font: 11, labelEvery: 1, className: "adm-chart-wide" };
+const NARROW: Frame = { w: 360, h: 220, font: 11, labelEvery: 2, className: "adm-chart-narrow" };
+
+function Bars({ days, f, label }: { days: ActivityDay[]; f: Frame; label: string }) {
+  const pad = { left: f.font * 3, right: 6, top: 10, bottom: f.font * 2.4 };
+  const max = niceMax(Math.max(0, ...days.flatMap((d) => SERIES.map((s) => d[s.key]))));
+  const plotH = f.h - pad.top - pad.bottom;
+  const slot = (f.w - pad.left - pad.right) / days.length;
+  const bar = Math.min(12, (slot - 4) / SERIES.length);
+  const y = (v: number) => pad.top + plotH - (v / max) * plotH;
+  const ticks = [0, 1, 2, 3, 4].map((i) => (max / 4) * i);
+  return (
+    <svg className={f.className} viewBox={`0 0 ${f.w} ${f.h}`} role="img" aria-label={label} preserveAspectRatio="xMidYMid meet">
+      {ticks.map((t) => (
+        <g key={t}>
+          <line x1={pad.left} x2={f.w - pad.right} y1={y(t)} y2={y(t)} stroke="#e5e7eb" strokeDasharray={t ? "3 3" : undefined} />
+          <text x={pad.left - 5} y={y(t) + f.font / 3} textAnchor="end" fontSize={f.font} fill="#8c8c8c">{Number.isInteger(t) ? t : t.toFixed(1)}</text>
+        </g>
+      ))}
+      {days.map((d, i) => {
+        const x0 = pad.left + i * slot + (slot - bar * SERIES.length) / 2;
+        return (
+          <g key={d.day}>
+            {SERIES.map((s, j) => {
+              const v = d[s.key];
+              const h = Math.max(v ? 2 : 0, y(0) - y(v));
+              return <rect key={s.key} x={x0 + j * bar} y={y(0) - h} width={Math.max(1, bar - 1)} height={h} rx="1.5" fill={s.color}><title>{`${d.day} ${s.label}：${v}`}</title></rect>;
+            })}
+            {(days.length - 1 - i) % f.labelEvery === 0 ? <text x={pad.left + i * slot + slot / 2} y={f.h - f.font * 0.8} textAnchor="middle" fontSize={f.font} fill="#8c8c8c">{d.day}</text> : null}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+/** Grouped bar chart as inline SVG: server-rendered, no chart library, readable without scripts. */
+export function ActivityChart({ days }: { days: ActivityDay[] }) {
+  const totals = SERIES.map((s) => days.reduce((n, d) => n + d[s.key], 0));
+  const label = `最近 ${days.length} 天动态：${SERIES.map((s, i) => `${s.label} ${totals[i]}`).join("，")}`;
+  return (
+    <figure className="adm-chart">
+      <figcaption className="adm-legend">
+        {SERIES.map((s, i) => <span key={s.key}><i style={{ background: s.color }} />{s.label}<b>{totals[i]}</b></span>)}
+      </figcaption>
+      <Bars days={days} f={WIDE} label={label} />
+      <Bars days={days} f={NARROW} label={label} />
+    </figure>
+  );
+}

@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { adminApi, adminPage } from "#src/http/adminOnly.ts";
+import type { AppContext, AppEnv } from "#src/http/context.ts";
+import { Island } from "#src/views/Island.tsx";
+import AdminSysInfo from "#islands/AdminSysInfo.tsx";
+import { renderAdmin } from "../page.tsx";
+import { ActivityChart } from "./ActivityChart.tsx";
+import { envs } from "./envs.ts";
+import { activity, device, stats, type Stats } from "./service.ts";
+
+export const dashboardRoutes = new Hono<AppEnv>();
+
+dashboardRoutes.get("/api/v1/stats", adminApi, (c) => c.json(stats()));
+dashboardRoutes.get("/api/v1/envs", adminApi, async (c) => c.json({ envs: await envs() }));
+dashboardRoutes.get("/api/v1/device", adminApi, (c) => c.json(device()));
+
+const CARDS: { key: keyof Stats; label: string; href?: string }[] = [
+  { key: "user_count", label: "用户" },
+  { key: "document_count", label: "文档" },
+  { key: "article_count", label: "文章" },
+  { key: "category_count", label: "分类" },
+  { key: "attachment_count", label: "附件", href: "/admin/attachment" },
+  { key: "navigation_count", label: "导航", href: "/admin/navigation" },
+  { key: "friendlink_count", label: "友情链接", href: "/admin/friendlink" },
+  { key: "banner_count", label: "横幅", href: "/admin/banner" },
+  { key: "advertisement_count", label: "广告", href: "/admin/advertisement" },
+];
+
+function dashboard(c: AppContext) {
+  const s = stats();
+  const days = activity(14);
+  return renderAdmin(c, {
+    title: "控制面板",
+    active: "dashboard",
+    children: (
+      <>
+        <ul className="adm-stats">
+          {CARDS.map((k) => {
+            const body = <><span className="adm-stat-label">{k.label}</span><strong className="adm-stat-value">{s[k.key].toLocaleString("zh-CN")}</strong></>;
+            return <li key={k.key}>{k.href ? <a href={k.href}>{body}</a> : <div>{body}</div>}</li>;
+          })}
+        </ul>
+        <section className="adm-card">
+          <h2 className="adm-card-title">最近 14 天动态</h2>
+          <ActivityChart days={days} />
+        </section>
+        <Island name="AdminSysInfo" component={AdminSysInfo} props={{ device: device() }} />
+      </>
+    ),
+  });
+}
+
+dashboardRoutes.get("/admin", adminPage, dashboard);
+dashboardRoutes.get("/admin/index", adminPage, dashboard);
+dashboardRoutes.get("/admin/dashboard", adminPage, dashboard);

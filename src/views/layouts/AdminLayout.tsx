@@ -1,0 +1,92 @@
+import type { ReactNode } from "react";
+import AdminMenuToggle from "#islands/AdminMenuToggle.tsx";
+import AdminUserMenu from "#islands/AdminUserMenu.tsx";
+import type { Profile } from "#islands/AdminAccount.tsx";
+import ProgressBar from "#islands/ProgressBar.tsx";
+import { Island } from "../Island.tsx";
+
+// 24×24 outline paths for the menu icons; the collapsed menu shows only these.
+const ICONS: Record<string, string> = {
+  dashboard: "M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z",
+  config: "M19.1 12.9a7.3 7.3 0 0 0 0-1.8l2-1.6-2-3.4-2.4 1a7 7 0 0 0-1.6-.9L14.8 3h-4l-.4 2.6a7 7 0 0 0-1.6.9l-2.4-1-2 3.4 2 1.6a7.3 7.3 0 0 0 0 1.8l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 1.6.9l.4 2.6h4l.4-2.6a7 7 0 0 0 1.6-.9l2.4 1 2-3.4zM12.8 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7",
+  navigation: "M3 4h18v2H3zm0 7h18v2H3zm0 7h18v2H3z",
+  friendlink: "M10.6 13.4a1 1 0 0 1 0-1.4l3.5-3.5a1 1 0 1 1 1.4 1.4L12 13.4a1 1 0 0 1-1.4 0M7 17a3 3 0 0 1 0-4.2l2-2 1.4 1.4-2 2a1 1 0 0 0 1.4 1.4l2-2 1.4 1.4-2 2A3 3 0 0 1 7 17m10-10a3 3 0 0 1 0 4.2l-2 2-1.4-1.4 2-2a1 1 0 0 0-1.4-1.4l-2 2-1.4-1.4 2-2A3 3 0 0 1 17 7",
+  banner: "M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2M8.5 13.5l2.5 3 3.5-4.5 4.5 6H5z",
+  advertisement: "M18 11v2h4v-2zm-2 6.6 3.2 2.4 1.2-1.6-3.2-2.4zM20.4 5.6 19.2 4 16 6.4l1.2 1.6zM4 9a2 2 0 0 0-2 2v2a2 2 0 0 0 2 2h1v4h2v-4h1l5 3V6L8 9zm11.5 3A4.5 4.5 0 0 0 14 8.7v6.6a4.5 4.5 0 0 0 1.5-3.3",
+  attachment: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
+};
+
+export interface MenuItem { key: string; label: string; href: string; icon: string; children?: { key: string; label: string; href: string }[] }
+
+/** The admin menu; the dashboard entry is always shown (spec §2). */
+export const ADMIN_MENU: MenuItem[] = [
+  { key: "dashboard", label: "控制面板", href: "/admin/dashboard", icon: "dashboard" },
+  {
+    key: "config", label: "系统设置", href: "/admin/config/system", icon: "config",
+    children: [
+      { key: "config/system", label: "系统配置", href: "/admin/config/system" },
+      { key: "config/footer", label: "底链配置", href: "/admin/config/footer" },
+      { key: "config/security", label: "安全配置", href: "/admin/config/security" },
+      { key: "config/display", label: "显示配置", href: "/admin/config/display" },
+    ],
+  },
+  { key: "navigation", label: "导航管理", href: "/admin/navigation", icon: "navigation" },
+  { key: "friendlink", label: "友情链接", href: "/admin/friendlink", icon: "friendlink" },
+  { key: "banner", label: "横幅管理", href: "/admin/banner", icon: "banner" },
+  { key: "advertisement", label: "广告管理", href: "/admin/advertisement", icon: "advertisement" },
+  { key: "attachment", label: "附件管理", href: "/admin/attachment", icon: "attachment" },
+];
+
+const Icon = ({ name }: { name: string }) => (
+  <svg className="adm-menu-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d={ICONS[name]} /></svg>
+);
+
+export interface AdminLayoutProps {
+  title: string;
+  /** menu key of this page, e.g. "navigation" or "config/system" */
+  active: string;
+  sitename: string;
+  user: { username: string; avatar: string };
+  profile: Profile;
+  children: ReactNode;
+}
+
+export function AdminLayout({ title, active, sitename, user, profile, children }: AdminLayoutProps) {
+  const group = active.split("/")[0];
+  return (
+    <div className="adm-app">
+      <Island name="ProgressBar" component={ProgressBar} props={{}} />
+      <aside className="adm-side" aria-label="管理菜单">
+        <a className="adm-brand" href="/admin/dashboard" title={`${sitename} 管理后台`}>
+          <svg viewBox="0 0 28 36" width="24" height="30" aria-hidden="true"><rect x="2" y="4" width="24" height="28" rx="4" fill="#1677ff" /><path d="M8 12h12M8 18h12M8 24h8" stroke="#fff" strokeWidth="2.5" strokeLinecap="round" /></svg>
+          <span className="adm-label adm-brand-name">{sitename}<small>管理后台</small></span>
+        </a>
+        <nav>
+          <ul className="adm-menu">
+            {ADMIN_MENU.map((m) => (
+              <li key={m.key} className={m.key === group ? "active" : undefined}>
+                <a href={m.href} title={m.label} aria-current={m.key === active ? "page" : undefined}><Icon name={m.icon} /><span className="adm-label">{m.label}</span></a>
+                {m.children ? (
+                  <ul className="adm-submenu">
+                    {m.children.map((s) => <li key={s.key} className={s.key === active ? "active" : undefined}><a href={s.href} aria-current={s.key === active ? "page" : undefined}>{s.label}</a></li>)}
+                  </ul>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+      <div className="adm-backdrop" aria-hidden="true" />
+      <div className="adm-main">
+        <header className="adm-top">
+          <Island name="AdminMenuToggle" component={AdminMenuToggle} props={{}} />
+          <h1 className="adm-title">{title}</h1>
+          <span className="adm-spacer" />
+          <a className="adm-site-link" href="/" target="_blank" rel="noopener">访问网站</a>
+          <Island name="AdminUserMenu" component={AdminUserMenu} props={{ username: user.username, avatar: user.avatar, profile }} />
+        </header>
+        <main className="adm-content">{children}</main>
+      </div>
+    </div>
+  );
+}
