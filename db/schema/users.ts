@@ -1,4 +1,5 @@
-import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, text, index, uniqueIndex, check } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { timestamps } from "./common.ts";
 
 export const user = sqliteTable(
@@ -18,11 +19,20 @@ export const user = sqliteTable(
     is_root: integer("is_root", { mode: "boolean" }).notNull().default(false),
     status: integer("status").notNull().default(0),
     credit_count: integer("credit_count").notNull().default(0),
+    doc_count: integer("doc_count").notNull().default(0),
+    article_count: integer("article_count").notNull().default(0),
+    favorite_count: integer("favorite_count").notNull().default(0),
+    comment_count: integer("comment_count").notNull().default(0),
+    follow_count: integer("follow_count").notNull().default(0),
+    fans_count: integer("fans_count").notNull().default(0),
     login_at: integer("login_at"),
     last_login_ip: text("last_login_ip").notNull().default(""),
+    register_ip: text("register_ip").notNull().default(""),
     ...timestamps,
   },
   (t) => [
+    // The ledger never lets a balance go negative, even under concurrent writes.
+    check("user_credit_non_negative", sql`${t.credit_count} >= 0`),
     uniqueIndex("user_username").on(t.username),
     uniqueIndex("user_email").on(t.email),
     uniqueIndex("user_mobile").on(t.mobile),

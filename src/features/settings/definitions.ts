@@ -1,34 +1,7 @@
 // Every setting the site knows: group, key, input type, typed default, Chinese label.
-// Later features add their groups here. `secret` values never leave the server; `public: false`
-// groups are only for admins.
-
-export type InputType = "text" | "textarea" | "number" | "switch" | "select" | "image" | "password";
-
-export interface SettingDef {
-  name: string;
-  label: string;
-  type: InputType;
-  default: string | number | boolean;
-  placeholder?: string;
-  options?: { value: string; label: string }[];
-  secret?: boolean;
-  /** Visible to everyone through GET /settings (only if the group is public too). Default true. */
-  public?: boolean;
-  min?: number;
-  max?: number;
-  maxLength?: number;
-}
-
-export interface GroupDef {
-  name: string;
-  label: string;
-  public: boolean;
-  settings: SettingDef[];
-}
-
-const s = (name: string, label: string, type: InputType, def: SettingDef["default"], extra: Partial<SettingDef> = {}): SettingDef => ({
-  name, label, type, default: def, ...extra,
-});
+// `secret` values never leave the server; `public: false` groups are only for admins.
+import { s, type GroupDef } from "./define.ts";
+export type { GroupDef, SettingDef, InputType } from "./define.ts";
 
 export const GROUPS: GroupDef[] = [
   {
