@@ -16,6 +16,7 @@ import { log, requestLog } from "#src/http/requestLog.ts";
 import { securityHeaders } from "#src/http/securityHeaders.ts";
 import { csrfGuard, sessionMiddleware } from "#src/http/session.ts";
 import { renderErrorPage, renderNotFound } from "#src/features/site/errorPages.tsx";
+import { registerPermissions } from "#src/features/permissions/sync.ts";
 
 // Hono's own errors (malformed JSON, body limits) carry English text; users get Chinese.
 function fromHttpException(err: HTTPException): AppError {
@@ -46,6 +47,8 @@ export function createApp() {
   app.route("/", settingsRoutes);
   app.route("/", signRoutes);
   app.route("/", adminRoutes);
+
+  registerPermissions(app);
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/")) return c.json({ code: "not_found", message: "接口不存在" }, 404);

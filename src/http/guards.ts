@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { setting } from "#src/features/settings/service.ts";
 import { unauthorized } from "#src/lib/errors.ts";
+import { grantsOf } from "#src/features/permissions/service.ts";
 import type { AppEnv } from "./context.ts";
 
 // Pages that stay reachable when the site requires login (spec §6).
@@ -18,8 +19,8 @@ export const siteGuards: MiddlewareHandler<AppEnv> = async (c, next) => {
   const user = c.get("user");
   const closed = setting<boolean>("security", "is_close");
   const loginRequired = setting<boolean>("security", "login_required");
-  // Until groups land, "has permissions" means the root administrator.
-  const blocked = closed ? !user?.is_root : loginRequired && !user;
+  // A closed site admits only users who hold some permission (spec §6).
+  const blocked = closed ? !(user && (user.is_root || grantsOf(user.id).keys.size > 0)) : loginRequired && !user;
   if (!blocked) return next();
   const isApi = path.startsWith("/api/");
   const open = isApi ? matches(OPEN_APIS, path) : closed ? path === "/login" : matches(OPEN_PAGES, path);

@@ -3,6 +3,7 @@ import { findUserById } from "#src/features/auth/users.ts";
 import { getSettings } from "#src/features/settings/service.ts";
 import type { AppContext } from "#src/http/context.ts";
 import { unauthorized } from "#src/lib/errors.ts";
+import { allowPagesOf } from "#src/http/adminOnly.ts";
 import { Island } from "#src/views/Island.tsx";
 import { AdminLayout } from "#src/views/layouts/AdminLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
@@ -19,7 +20,7 @@ export async function renderAdmin(c: AppContext, opts: { title: string; active: 
   };
   const res = await renderPage(
     c,
-    <AdminLayout title={opts.title} active={opts.active} sitename={String(sys.sitename)} user={{ username: u.username, avatar: u.avatar }} profile={profile}>
+    <AdminLayout title={opts.title} active={opts.active} sitename={String(sys.sitename)} user={{ username: u.username, avatar: u.avatar }} profile={profile} allowPages={allowPagesOf(me)}>
       {opts.children}
     </AdminLayout>,
     { styles: "admin", bodyClass: "adm-body", meta: { title: `${opts.title} - 管理后台`, noindex: true } },

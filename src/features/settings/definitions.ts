@@ -47,6 +47,8 @@ export const GROUPS: GroupDef[] = [
       s("enable_captcha_register", "注册需要验证码", "switch", false),
       s("enable_captcha_comment", "评论需要验证码", "switch", false),
       s("enable_captcha_find_password", "找回密码需要验证码", "switch", false),
+      s("enable_verify_register_email", "注册需要验证邮箱", "switch", false),
+      s("enable_register_mobile", "开放手机号注册与登录", "switch", false),
       s("document_allowed_ext", "允许上传的文档格式", "text", ".pdf,.doc,.docx,.ppt,.pptx,.xls,.xlsx,.txt,.epub,.mobi,.md,.odt,.odp,.ods,.rtf", { public: true }),
       s("max_document_size", "文档最大体积（MB）", "number", 50, { min: 1, max: 2048 }),
     ],
@@ -91,9 +93,19 @@ export const GROUPS: GroupDef[] = [
     ],
   },
   {
+    name: "captcha", label: "验证码设置", public: true,
+    settings: [
+      s("type", "验证码类型", "select", "digit", { options: [{ value: "string", label: "字符" }, { value: "math", label: "算术" }, { value: "digit", label: "数字" }] }),
+      s("length", "验证码长度", "number", 5, { min: 3, max: 8 }),
+      s("width", "图片宽度", "number", 240, { min: 80, max: 600 }),
+      s("height", "图片高度", "number", 60, { min: 30, max: 200 }),
+    ],
+  },
+  {
     name: "score", label: "积分设置", public: true,
     settings: [
       s("sign_in", "每日签到奖励", "number", 1, { min: 0, max: 100000 }),
+      s("register", "注册奖励", "number", 10, { min: 0, max: 100000 }),
     ],
   },
   {

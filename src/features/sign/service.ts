@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
-import { sign, user } from "#db/schema/users.ts";
+import { sign } from "#db/schema/users.ts";
+import { changeCredits } from "#src/features/credits/ledger.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { conflict } from "#src/lib/errors.ts";
 
@@ -21,7 +22,7 @@ export function signToday(userId: number, ip: string, now = Date.now()) {
   return getDb().transaction((tx) => {
     const inserted = tx.insert(sign).values({ user_id: userId, sign_at: shanghaiDay(now), award, ip }).onConflictDoNothing().returning({ id: sign.id }).get();
     if (!inserted) throw conflict("今日已签到");
-    if (award) tx.update(user).set({ credit_count: sql`${user.credit_count} + ${award}` }).where(eq(user.id, userId)).run();
+    if (award) changeCredits({ userId, amount: award, kind: "sign", reason: "每日签到奖励", refId: inserted.id }, tx);
     return { id: inserted.id, award, sign_at: shanghaiDay(now) };
   });
 }

@@ -4,6 +4,8 @@ import AdminUserMenu from "#islands/AdminUserMenu.tsx";
 import type { Profile } from "#islands/AdminAccount.tsx";
 import ProgressBar from "#islands/ProgressBar.tsx";
 import { Island } from "../Island.tsx";
+import { GROUPS } from "#src/features/settings/definitions.ts";
+import { pageAllowed } from "#src/features/permissions/catalog.ts";
 
 // 24×24 outline paths for the menu icons; the collapsed menu shows only these.
 const ICONS: Record<string, string> = {
@@ -23,12 +25,7 @@ export const ADMIN_MENU: MenuItem[] = [
   { key: "dashboard", label: "控制面板", href: "/admin/dashboard", icon: "dashboard" },
   {
     key: "config", label: "系统设置", href: "/admin/config/system", icon: "config",
-    children: [
-      { key: "config/system", label: "系统配置", href: "/admin/config/system" },
-      { key: "config/footer", label: "底链配置", href: "/admin/config/footer" },
-      { key: "config/security", label: "安全配置", href: "/admin/config/security" },
-      { key: "config/display", label: "显示配置", href: "/admin/config/display" },
-    ],
+    children: GROUPS.map((g) => ({ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` })),
   },
   { key: "navigation", label: "导航管理", href: "/admin/navigation", icon: "navigation" },
   { key: "friendlink", label: "友情链接", href: "/admin/friendlink", icon: "friendlink" },
@@ -48,10 +45,24 @@ export interface AdminLayoutProps {
   sitename: string;
   user: { username: string; avatar: string };
   profile: Profile;
+  /** the user's allowed admin pages (spec §6); "all" for the root administrator */
+  allowPages: string[] | "all";
   children: ReactNode;
 }
 
-export function AdminLayout({ title, active, sitename, user, profile, children }: AdminLayoutProps) {
+/** The dashboard always; other entries when allowed or public (spec §2/§6). */
+export function visibleMenu(allowPages: string[] | "all"): MenuItem[] {
+  if (allowPages === "all") return ADMIN_MENU;
+  const ok = (href: string) => pageAllowed(allowPages, href);
+  return ADMIN_MENU.flatMap((m) => {
+    if (m.key === "dashboard") return [m];
+    const children = m.children?.filter((c) => ok(c.href));
+    if (children?.length) return [{ ...m, href: children[0]!.href, children }];
+    return !m.children && ok(m.href) ? [m] : [];
+  });
+}
+
+export function AdminLayout({ title, active, sitename, user, profile, allowPages, children }: AdminLayoutProps) {
   const group = active.split("/")[0];
   return (
     <div className="adm-app">
@@ -63,7 +74,7 @@ export function AdminLayout({ title, active, sitename, user, profile, children }
         </a>
         <nav>
           <ul className="adm-menu">
-            {ADMIN_MENU.map((m) => (
+            {visibleMenu(allowPages).map((m) => (
               <li key={m.key} className={m.key === group ? "active" : undefined}>
                 <a href={m.href} title={m.label} aria-current={m.key === active ? "page" : undefined}><Icon name={m.icon} /><span className="adm-label">{m.label}</span></a>
                 {m.children ? (

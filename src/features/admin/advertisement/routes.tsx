@@ -4,7 +4,7 @@ import { adminPage } from "#src/http/adminOnly.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { badRequest, forbidden, unauthorized } from "#src/lib/errors.ts";
 import { validate } from "#src/lib/validate.ts";
-import { crudRoutes } from "../crud/routes.ts";
+import { crudRoutes, isAdmin } from "../crud/routes.ts";
 import { boolQuery, pageQuery } from "../crud/schema.ts";
 import { renderTablePage } from "../page.tsx";
 import { AD_POSITIONS, POSITION_VALUES } from "./positions.ts";
@@ -27,9 +27,8 @@ advertisementRoutes.get("/api/v1/advertisement/list", validate("query", listQuer
   const positions = (c.req.queries("position") ?? []).flatMap((p) => p.split(",")).filter(Boolean);
   if (positions.some((p) => !POSITION_VALUES.includes(p))) throw badRequest("广告位置无效");
   if (q.all) {
-    const me = c.get("user");
-    if (!me) throw unauthorized();
-    if (!me.is_root) throw forbidden();
+    if (!c.get("user")) throw unauthorized();
+    if (!isAdmin(c, "advertisement")) throw forbidden();
     return c.json(listAllAds({ positions, page: q.page, size: q.size }));
   }
   return c.json({ advertisement: activeAds(positions) });

@@ -31,7 +31,7 @@ bannerRoutes.get("/api/v1/banner/list", validate("query", listQuery), (c) => {
   const raw = (c.req.queries("type") ?? []).flatMap((t) => t.split(",")).filter((t) => t !== "");
   const types = raw.map(Number);
   if (types.some((t) => !BANNER_TYPES.some((b) => b.value === t))) throw badRequest("横幅类型无效");
-  return c.json(listBanners(isAdmin(c), types, c.req.valid("query")));
+  return c.json(listBanners(isAdmin(c, "banner"), types, c.req.valid("query")));
 });
 
 bannerRoutes.get("/admin/banner", adminPage, (c) => {

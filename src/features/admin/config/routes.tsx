@@ -9,14 +9,13 @@ import { renderAdmin } from "../page.tsx";
 
 export const configRoutes = new Hono<AppEnv>();
 
-// Groups this screen edits; later issues add theirs (llm, sms, pay…) with their own screens.
-const SCREENS: Record<string, string> = { system: "系统配置", footer: "底链配置", security: "安全配置", display: "显示配置" };
-
-configRoutes.get("/admin/config/:group{system|footer|security|display}", adminPage, (c) => {
+// Every settings group has its screen at /admin/config/<group>; the menu lists the same groups.
+configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {
   const group = c.req.param("group");
-  const def = GROUP_BY_NAME.get(group)!;
+  const def = GROUP_BY_NAME.get(group);
+  if (!def) return c.notFound();
   return renderAdmin(c, {
-    title: SCREENS[group]!,
+    title: def.label,
     active: `config/${group}`,
     children: (
       <section className="adm-card">

@@ -1,14 +1,18 @@
 import { Hono, type Context } from "hono";
 import type { ZodObject } from "zod";
 import { adminApi } from "#src/http/adminOnly.ts";
+import { grantsOf } from "#src/features/permissions/service.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { badRequest } from "#src/lib/errors.ts";
 import { validate } from "#src/lib/validate.ts";
 import { idField, idQuery } from "./schema.ts";
 import type { CrudService } from "./service.ts";
 
-/** Whether the caller may see disabled rows in public lists. */
-export const isAdmin = (c: Context<AppEnv>) => !!c.get("user")?.is_root;
+/** Whether the caller may see disabled rows in public lists: the one who may manage the entity. */
+export function isAdmin(c: Context<AppEnv>, entity: string): boolean {
+  const user = c.get("user");
+  return !!user && (user.is_root || grantsOf(user.id).keys.has(`GET /api/v1/${entity}`));
+}
 
 /** DELETE takes `?id=1&id=2` or a JSON body `{ id: 1 }` / `{ id: [1, 2] }`. */
 export async function idsFrom(c: Context<AppEnv>): Promise<number[]> {

@@ -28,7 +28,7 @@ function listFriendlinks(admin: boolean, q: z.infer<typeof listQuery>, fields: s
 friendlinkRoutes.get("/api/v1/friendlink/list", validate("query", listQuery), (c) => {
   const asked = (c.req.queries("field") ?? []).flatMap((f) => f.split(",")).map((f) => f.trim()).filter(Boolean);
   const fields = asked.filter((f) => (FIELDS as readonly string[]).includes(f));
-  return c.json(listFriendlinks(isAdmin(c), c.req.valid("query"), fields));
+  return c.json(listFriendlinks(isAdmin(c, "friendlink"), c.req.valid("query"), fields));
 });
 
 friendlinkRoutes.get("/admin/friendlink", adminPage, (c) => {

@@ -23,7 +23,7 @@ function listNavigation(admin: boolean, q: z.infer<typeof listQuery>) {
   return { total, navigation: rows };
 }
 
-navigationRoutes.get("/api/v1/navigation/list", validate("query", listQuery), (c) => c.json(listNavigation(isAdmin(c), c.req.valid("query"))));
+navigationRoutes.get("/api/v1/navigation/list", validate("query", listQuery), (c) => c.json(listNavigation(isAdmin(c, "navigation"), c.req.valid("query"))));
 
 const TARGETS = [{ value: "", label: "默认" }, { value: "_blank", label: "新窗口 _blank" }, { value: "_self", label: "当前窗口 _self" }];
 
