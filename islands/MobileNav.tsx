@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { NavCategory } from "./HeaderNav.tsx";
+import { NavLink, type NavCategory, type NavEntry } from "./HeaderNav.tsx";
 import { Avatar } from "./UserMenu.tsx";
 import { SignButton } from "./SignButton.tsx";
 import { logout } from "./logout.ts";
@@ -11,16 +11,19 @@ export interface MobileNavProps {
   articles: boolean;
   docCategories: NavCategory[];
   articleCategories: NavCategory[];
-  navigation: { id: number; title: string; href: string; target: string; color: string }[];
+  navigation: (NavEntry & { children: NavEntry[] })[];
   loginHref: string;
 }
 
-function Collapsible({ title, base, cats }: { title: string; base: string; cats: NavCategory[] }) {
+const catEntries = (base: string, cats: NavCategory[]): NavEntry[] => cats.map((c) => ({ id: c.id, title: c.title, href: base + c.id, target: "", color: "" }));
+
+function Collapsible({ title, items }: { title: string; items: NavEntry[] }) {
   const [open, setOpen] = useState(false);
+  if (!items.length) return null;
   return (
     <div className="drawer-group">
       <button type="button" className="drawer-group-title" aria-expanded={open} onClick={() => setOpen(!open)}>{title}<span aria-hidden="true">{open ? "−" : "+"}</span></button>
-      {open ? <ul>{cats.map((c) => <li key={c.id}><a href={base + c.id}>{c.title}</a></li>)}</ul> : null}
+      {open ? <ul>{items.map((n) => <li key={n.id}><NavLink item={n} /></li>)}</ul> : null}
     </div>
   );
 }
@@ -28,17 +31,25 @@ function Collapsible({ title, base, cats }: { title: string; base: string; cats:
 /** Mobile header (< 768 px): avatar 42 in the bar, a 60%-wide drawer with everything else. */
 export default function MobileNav(p: MobileNavProps) {
   const [open, setOpen] = useState(false);
+  // The hamburger stays disabled until hydration so it is never a dead button.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   useEffect(() => {
     document.body.style.overflow = open ? "hidden" : "";
+    if (!open) return;
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("keydown", esc);
+    return () => document.removeEventListener("keydown", esc);
   }, [open]);
   return (
     <div className="mobile-nav">
-      <button type="button" className="hamburger" aria-label="打开菜单" aria-expanded={open} onClick={() => setOpen(true)}>
+      <button type="button" className="hamburger" aria-label="打开菜单" aria-expanded={open} disabled={!ready} onClick={() => setOpen(true)}>
         <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path fill="currentColor" d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" /></svg>
       </button>
       {p.user ? <a href="/me" className="mobile-avatar"><Avatar src={p.user.avatar} name={p.user.username} size={42} /></a> : <a className="mobile-login" href={p.loginHref}>登录</a>}
       <div className={open ? "drawer-mask open" : "drawer-mask"} onClick={() => setOpen(false)} />
       <aside className={open ? "drawer open" : "drawer"} style={{ width: "60%" }} aria-hidden={!open} aria-label="菜单">
+        <button type="button" className="drawer-close" aria-label="关闭菜单" onClick={() => setOpen(false)}>×</button>
         <div className="drawer-user">
           {p.user ? (
             <a href={`/user/${p.user.id}`}><Avatar src={p.user.avatar} name={p.user.username} size={38} /><span>{p.user.username}</span></a>
@@ -58,16 +69,13 @@ export default function MobileNav(p: MobileNavProps) {
           {p.user ? <li><a href="/me">个人中心</a></li> : null}
           {p.showAdmin ? <li><a href="/admin">管理后台</a></li> : null}
         </ul>
-        <Collapsible title="文档分类" base="/category/" cats={p.docCategories} />
-        <Collapsible title="文章分类" base="/article?category_id=" cats={p.articleCategories} />
-        {p.navigation.length ? (
-          <ul className="drawer-links">
-            {p.navigation.map((n) => {
-              const ext = /^https?:\/\//i.test(n.href);
-              return <li key={n.id}><a href={n.href} style={n.color ? { color: n.color } : undefined} target={n.target || (ext ? "_blank" : undefined)} rel={ext ? "noopener noreferrer" : undefined}>{n.title}</a></li>;
-            })}
-          </ul>
-        ) : null}
+        <Collapsible title="文档分类" items={catEntries("/category/", p.docCategories)} />
+        <Collapsible title="文章分类" items={catEntries("/article?category_id=", p.articleCategories)} />
+        {p.navigation.map((n) => (n.children.length ? (
+          <Collapsible key={n.id} title={n.title} items={n.children} />
+        ) : (
+          <ul key={n.id} className="drawer-links drawer-nav"><li><NavLink item={n} /></li></ul>
+        )))}
         {p.user ? <button type="button" className="btn btn-block" onClick={() => void logout()}>退出登录</button> : null}
       </aside>
     </div>

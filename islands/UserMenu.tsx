@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { logout } from "./logout.ts";
 
 export interface UserMenuProps {
@@ -11,21 +11,60 @@ export interface UserMenuProps {
 
 export function Avatar({ src, name, size }: { src: string; name: string; size: number }) {
   return src ? (
-    <img className="avatar" src={src} alt={name} width={size} height={size} />
+    <img className="avatar" src={src} alt={name} width={size} height={size} style={{ width: size, height: size }} />
   ) : (
     <span className="avatar avatar-text" style={{ width: size, height: size, lineHeight: `${size}px` }} aria-hidden="true">{name.slice(0, 1).toUpperCase()}</span>
   );
 }
 
+/**
+ * The trigger is a real link to the personal centre, so it works before hydration and on a plain
+ * click; hover (mouse), focus (keyboard) or a first tap (touch) open the menu; Escape, leaving or
+ * tapping outside closes it.
+ */
 export default function UserMenu({ user, showAdmin, enableRecharge, creditName, loginHref }: UserMenuProps) {
   const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  // Touch emulates mouseenter before the click; remember whether the menu was open at the tap.
+  const tap = useRef({ touch: false, wasOpen: false });
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => root.current && !root.current.contains(e.target as Node) && setOpen(false);
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("pointerdown", outside);
+    document.addEventListener("keydown", esc);
+    return () => {
+      document.removeEventListener("pointerdown", outside);
+      document.removeEventListener("keydown", esc);
+    };
+  }, [open]);
   if (!user) return <a className="btn btn-primary btn-sm" href={loginHref}>登录</a>;
   return (
-    <div className="user-menu" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
-      <button type="button" className="user-menu-trigger" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+    <div
+      ref={root}
+      className="user-menu"
+      onMouseEnter={() => setOpen(true)}
+      onMouseLeave={() => setOpen(false)}
+      onFocus={() => setOpen(true)}
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setOpen(false)}
+    >
+      <a
+        className="user-menu-trigger"
+        href="/me"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onPointerDown={(e) => (tap.current = { touch: e.pointerType !== "mouse", wasOpen: open })}
+        onClick={(e) => {
+          // First tap on a touch screen opens the menu; the second follows the link.
+          if (tap.current.touch && !tap.current.wasOpen) {
+            e.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
         <Avatar src={user.avatar} name={user.username} size={32} />
         <span className="user-name">{user.username}</span>
-      </button>
+      </a>
       <ul className={open ? "dropdown open" : "dropdown"} role="menu">
         <li><a href={`/user/${user.id}`}>个人主页</a></li>
         <li><a href="/me">个人中心</a></li>
@@ -33,7 +72,7 @@ export default function UserMenu({ user, showAdmin, enableRecharge, creditName, 
         <li><a href="/upload">上传文档</a></li>
         <li><a href="/post">发布文章</a></li>
         {showAdmin ? <li><a href="/admin">管理后台</a></li> : null}
-        <li><button type="button" onClick={() => void logout()}>退出登录</button></li>
+        <li className="divider"><button type="button" onClick={() => void logout()}>退出登录</button></li>
       </ul>
     </div>
   );

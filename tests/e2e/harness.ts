@@ -18,8 +18,14 @@ async function freePort(): Promise<number> {
   return p;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+export interface StartOptions {
+  /** Runs on the fresh DATA_DIR before the server starts, e.g. to seed DATA_DIR/wenku.db (layout data is cached in-process). */
+  beforeStart?: (dataDir: string) => void | Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "wk-e2e-"));
+  await opts.beforeStart?.(dataDir);
   const port = await freePort();
   const proc = Bun.spawn(["bun", "src/server.ts"], {
     cwd: root,
@@ -68,7 +74,7 @@ export async function loginAsAdmin(page: Page, base: string) {
   await page.goto(`${base}/login`);
   await page.locator('input[name="username"]').fill(ADMIN.username);
   await page.locator('input[name="password"]').fill(ADMIN.password);
-  await page.locator('button[type="submit"]:not([disabled])').click();
+  await page.locator('main button[type="submit"]:not([disabled])').click();
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 

@@ -9,6 +9,7 @@ import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { Island } from "#src/views/Island.tsx";
 import LoginForm from "#islands/LoginForm.tsx";
 import { env } from "#src/env.ts";
+import { getSettings } from "#src/features/settings/service.ts";
 import { loginSchema, passwordSchema, profileSchema } from "./schema.ts";
 import { changePassword, login, updateProfile } from "./service.ts";
 import { createSession, revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
@@ -36,6 +37,7 @@ authRoutes.get("/login", (c) => {
       <div className="container auth-page">
         <div className="card auth-card">
           <h1>登录</h1>
+          <p className="auth-sub muted">欢迎回到{String(getSettings().system.sitename)}，登录后可上传、收藏与下载文档</p>
           <Island name="LoginForm" component={LoginForm} props={{ redirect }} />
         </div>
       </div>

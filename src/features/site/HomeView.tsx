@@ -6,6 +6,7 @@ export interface HomeProps {
   articleCategories: CategoryNode[];
   sitename: string;
   description: string;
+  creditName: string;
 }
 
 function EmptyState({ title, text, action }: { title: string; text: string; action?: { href: string; label: string } }) {
@@ -19,7 +20,7 @@ function EmptyState({ title, text, action }: { title: string; text: string; acti
   );
 }
 
-function Banners({ banners, sitename, description }: Pick<HomeProps, "banners" | "sitename" | "description">) {
+function Banners({ banners, sitename, description, creditName }: Pick<HomeProps, "banners" | "sitename" | "description" | "creditName">) {
   if (!banners.length) {
     return (
       <section className="hero">
@@ -30,18 +31,26 @@ function Banners({ banners, sitename, description }: Pick<HomeProps, "banners" |
           <input name="wd" maxLength={64} placeholder="搜索文档，如：年度工作总结" aria-label="搜索文档" />
           <button type="submit" className="btn btn-primary">搜索</button>
         </form>
+        <ul className="hero-points">
+          <li>海量文档在线阅读</li>
+          <li>全文检索秒级响应</li>
+          <li>上传分享赚取{creditName}</li>
+        </ul>
       </section>
     );
   }
-  // CSS scroll-snap carousel: swipeable, no script needed.
+  // CSS scroll-snap carousel: swipeable with no script; browsers with CSS scroll markers add dots
+  // and arrows, which are laid out beside the track, so the section is their positioned frame.
   return (
     <section className="banners" aria-label="轮播图">
-      {banners.map((b, i) => (
-        <a key={b.id} className="banner" href={b.url || undefined} title={b.title}>
-          <img src={b.path} alt={b.title} loading={i === 0 ? "eager" : "lazy"} />
-          <span className="banner-title">{b.title}</span>
-        </a>
-      ))}
+      <div className="banner-track">
+        {banners.map((b, i) => (
+          <a key={b.id} className="banner" href={b.url || undefined} title={b.title}>
+            <img src={b.path} alt={b.title} loading={i === 0 ? "eager" : "lazy"} />
+            <span className="banner-title">{b.title}</span>
+          </a>
+        ))}
+      </div>
     </section>
   );
 }
@@ -50,7 +59,7 @@ export function HomeView(p: HomeProps) {
   return (
     <div className="container home">
       <div className="home-top">
-        <Banners banners={p.banners} sitename={p.sitename} description={p.description} />
+        <Banners banners={p.banners} sitename={p.sitename} description={p.description} creditName={p.creditName} />
         <aside className="home-side card">
           <h2 className="card-title">推荐文档</h2>
           <EmptyState title="暂无推荐文档" text="管理员推荐的优质文档会出现在这里。" />

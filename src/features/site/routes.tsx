@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { getSettings } from "#src/features/settings/service.ts";
+import { creditName, getSettings } from "#src/features/settings/service.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
@@ -17,7 +17,7 @@ siteRoutes.get("/", (c) => {
   return renderPage(
     c,
     <DefaultLayout>
-      <HomeView banners={enabledBanners(0)} categories={d.docCategories} articleCategories={d.articleCategories} sitename={String(sys.sitename)} description={String(sys.description)} />
+      <HomeView banners={enabledBanners(0)} categories={d.docCategories} articleCategories={d.articleCategories} sitename={String(sys.sitename)} description={String(sys.description)} creditName={creditName()} />
     </DefaultLayout>,
     { meta: { title: String(sys.title || sys.sitename), description: String(sys.description), keywords: String(sys.keywords), canonical: "/", exactTitle: true }, cache: true },
   );

@@ -6,14 +6,13 @@ import MobileNav from "#islands/MobileNav.tsx";
 import ProgressBar from "#islands/ProgressBar.tsx";
 import UserMenu from "#islands/UserMenu.tsx";
 import { getManifest } from "../assets.tsx";
+import { hasAdminPages } from "#src/http/adminOnly.ts";
 import { Island } from "../Island.tsx";
 import { useRequest } from "../request.tsx";
 import { AdSlot } from "./AdSlot.tsx";
 
 const navCats = (cats: CategoryNode[]) => cats.map((c) => ({ id: c.id, title: c.title, children: c.children.map((s) => ({ id: s.id, title: s.title })) }));
 
-/** Until groups land, the root administrator is the only user with allowed admin pages. */
-export const hasAdminPages = (user: { is_root: boolean } | null) => !!user?.is_root;
 
 export function SiteHeader() {
   const { path, search, user } = useRequest();
@@ -24,6 +23,8 @@ export function SiteHeader() {
   const q = new URLSearchParams(search);
   const loginHref = path === "/login" ? "/login" : `/login?redirect=${encodeURIComponent(path + search)}`;
   const menuUser = user ? { id: user.id, username: user.username, avatar: user.avatar } : null;
+  // Two levels are what the menus show; deeper navigation children are dropped.
+  const navigation = data.navigation.map((n) => ({ ...n, children: n.children.map(({ children: _c, ...s }) => s) }));
   const docCategories = navCats(data.docCategories);
   const articleCategories = navCats(data.articleCategories);
   return (
@@ -36,7 +37,7 @@ export function SiteHeader() {
             <img src={logo} alt={sitename} height={36} />
           </a>
           <div className="desktop-only header-nav">
-            <Island name="HeaderNav" component={HeaderNav} props={{ path, docCategories, articleCategories, navigation: data.navigation.map((n) => ({ ...n, children: n.children.map(({ children: _c, ...s }) => s) })) }} />
+            <Island name="HeaderNav" component={HeaderNav} props={{ path, docCategories, articleCategories, navigation }} />
           </div>
           <div className="desktop-only header-tools">
             <Island name="HeaderSearch" component={HeaderSearch} props={{ path, wd: path === "/search" ? (q.get("wd") ?? "").slice(0, 64) : "", type: Number(q.get("type")) === 1 ? 1 : 0 }} />
@@ -45,8 +46,7 @@ export function SiteHeader() {
           <div className="mobile-only">
             <Island name="MobileNav" component={MobileNav} props={{
               user: menuUser, showAdmin: hasAdminPages(user), creditName: creditName(), articles: path.startsWith("/article"),
-              docCategories, articleCategories, loginHref,
-              navigation: data.navigation.map(({ children: _c, ...n }) => n),
+              docCategories, articleCategories, loginHref, navigation,
             }} />
           </div>
         </div>
