@@ -65,6 +65,11 @@ export async function build() {
     files[f] = `/assets/${name}`;
   }
 
+  // Text assets are compressed once here; the asset route sends the .gz copy to browsers that accept it.
+  for (const f of readdirSync(out)) {
+    if (/\.(js|css|svg)$/.test(f)) writeFileSync(join(out, `${f}.gz`), Bun.gzipSync(readFileSync(join(out, f)), { level: 9 }));
+  }
+
   const manifest = { client, islands, imports, css, files };
   writeFileSync(join(dist, "manifest.json"), JSON.stringify(manifest, null, 2));
   console.log(`built ${Object.keys(islands).length} islands, ${Object.keys(css).length} css, ${Object.keys(files).length} files in ${Math.round(performance.now() - started)} ms`);

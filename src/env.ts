@@ -11,6 +11,9 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   DIST_DIR: z.string().default("./dist"),
+  // Only behind a reverse proxy that sets X-Forwarded-For may the server believe that header;
+  // otherwise anyone could pick their own address and dodge per-IP limits.
+  TRUST_PROXY: z.enum(["0", "1", "true", "false"]).default("0"),
 });
 
 const parsed = schema.parse(process.env);
@@ -21,4 +24,5 @@ export const env = {
   DIST_DIR: resolve(parsed.DIST_DIR),
   isProd: parsed.NODE_ENV === "production",
   isTest: parsed.NODE_ENV === "test",
+  trustProxy: parsed.TRUST_PROXY === "1" || parsed.TRUST_PROXY === "true",
 };

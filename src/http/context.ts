@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { env } from "#src/env.ts";
 import type { SessionUser } from "#src/features/auth/sessions.ts";
 
 export type AppEnv = {
@@ -15,7 +16,7 @@ export type AppEnv = {
 export type AppContext = Context<AppEnv>;
 
 export function clientIp(c: Context): string {
-  const fwd = c.req.header("x-forwarded-for");
+  const fwd = env.trustProxy ? c.req.header("x-forwarded-for") : undefined;
   if (fwd) return fwd.split(",")[0]!.trim();
   const info = (c.env as { server?: { requestIP?: (r: Request) => { address: string } | null } } | undefined)?.server?.requestIP?.(c.req.raw);
   return info?.address ?? "";

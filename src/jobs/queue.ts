@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { hostname } from "node:os";
 import { getDb, getSqlite } from "#db/client.ts";
 import { jobs } from "#db/schema/jobs.ts";
@@ -8,6 +8,7 @@ export type JobRow = typeof jobs.$inferSelect;
 /** Who holds a lease: host, pid and a per-process nonce, so a restarted process never matches. */
 export const WORKER_ID = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
 export const LEASE_MS = 30_000;
+const MAX_BACKOFF_MS = 60_000;
 
 export function enqueue(kind: string, payload: unknown = {}, opts: { runAfter?: number; maxAttempts?: number } = {}) {
   return getDb().insert(jobs).values({
@@ -15,10 +16,23 @@ export function enqueue(kind: string, payload: unknown = {}, opts: { runAfter?: 
   }).returning().get();
 }
 
+/** Enqueues a job of `kind` unless one is already waiting or running: recurring jobs never pile up. */
+export function enqueueOnce(kind: string, payload: unknown = {}, opts: { runAfter?: number; maxAttempts?: number } = {}): JobRow | null {
+  const sqlite = getSqlite();
+  return sqlite.transaction(() => {
+    const pending = getDb().select({ id: jobs.id }).from(jobs).where(and(eq(jobs.kind, kind), inArray(jobs.status, ["queued", "running"]))).get();
+    return pending ? null : enqueue(kind, payload, opts);
+  }).immediate();
+}
+
+/** Backoff before attempt n+1 after n failed attempts: 2 s, 4 s, 8 s … capped at a minute. */
+export const backoffMs = (attempts: number) => Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempts);
+
 const ownerAlive = (owner: string | null) => {
   if (!owner) return false;
   const [host, pid] = owner.split(":");
   if (host !== hostname()) return true; // cannot check another host; its lease decides
+  // Same pid, other nonce: an earlier process that had our pid (pid 1 in a container restart).
   if (owner.startsWith(`${hostname()}:${process.pid}:`) && owner !== WORKER_ID) return false;
   try {
     process.kill(Number(pid), 0);
@@ -34,11 +48,12 @@ const ownerAlive = (owner: string | null) => {
  */
 export function recoverOrphans(): number {
   const running = getDb().select({ id: jobs.id, owner: jobs.lease_owner }).from(jobs).where(eq(jobs.status, "running")).all();
+  const requeue = getSqlite().query(
+    "UPDATE jobs SET status='queued', lease_owner=NULL, lease_until=NULL, run_after=0, updated_at=? WHERE id=? AND status='running' AND lease_owner IS ?",
+  );
   let n = 0;
   for (const r of running) {
-    if (ownerAlive(r.owner)) continue;
-    n += getDb().update(jobs).set({ status: "queued", lease_owner: null, lease_until: null, run_after: 0, updated_at: Date.now() })
-      .where(and(eq(jobs.id, r.id), eq(jobs.status, "running"), sql`${jobs.lease_owner} IS ${r.owner}`)).run().changes;
+    if (!ownerAlive(r.owner)) n += requeue.run(Date.now(), r.id, r.owner).changes;
   }
   return n;
 }
@@ -51,28 +66,34 @@ export function claim(kinds: string[], now = Date.now()): JobRow | null {
   if (!kinds.length) return null;
   const sqlite = getSqlite();
   const placeholders = kinds.map(() => "?").join(",");
+  const next = sqlite.query(
+    `SELECT * FROM jobs WHERE kind IN (${placeholders}) AND (
+       (status = 'queued' AND run_after <= ?) OR (status = 'running' AND lease_until < ?)
+     ) ORDER BY run_after, id LIMIT 1`,
+  );
+  const exhaust = sqlite.query(
+    `UPDATE jobs SET status='failed', error=CASE WHEN error='' THEN '重试次数已用完' ELSE error END, lease_owner=NULL, lease_until=NULL, finished_at=?, updated_at=? WHERE id=?`,
+  );
+  const take = sqlite.query(
+    `UPDATE jobs SET status='running', attempts=attempts+1, lease_owner=?, lease_until=?, updated_at=? WHERE id=? RETURNING *`,
+  );
+  // IMMEDIATE takes the write lock before reading, so two processes never pick the same row.
   return sqlite.transaction(() => {
-    const row = sqlite.query(
-      `SELECT * FROM jobs WHERE kind IN (${placeholders}) AND (
-         (status = 'queued' AND run_after <= ?) OR (status = 'running' AND lease_until < ?)
-       ) ORDER BY run_after, id LIMIT 1`,
-    ).get(...kinds, now, now) as JobRow | null;
-    if (!row) return null;
-    if (row.attempts >= row.max_attempts) {
-      sqlite.query(`UPDATE jobs SET status='failed', error=CASE WHEN error='' THEN '重试次数已用完' ELSE error END, lease_owner=NULL, lease_until=NULL, finished_at=?, updated_at=? WHERE id=?`).run(now, now, row.id);
-      return claim(kinds, now);
+    for (;;) {
+      const row = next.get(...kinds, now, now) as JobRow | null;
+      if (!row) return null;
+      if (row.attempts < row.max_attempts) return take.get(WORKER_ID, now + LEASE_MS, now, row.id) as JobRow;
+      exhaust.run(now, now, row.id);
     }
-    return sqlite.query(
-      `UPDATE jobs SET status='running', attempts=attempts+1, lease_owner=?, lease_until=?, updated_at=? WHERE id=? RETURNING *`,
-    ).get(WORKER_ID, now + LEASE_MS, now, row.id) as JobRow;
   }).immediate();
 }
 
 /** Extends the lease while a job runs; false means the lease was lost and the work must stop. */
 export function heartbeat(id: number, progress?: number): boolean {
   const now = Date.now();
-  return getDb().update(jobs).set({ lease_until: now + LEASE_MS, updated_at: now, ...(progress !== undefined ? { progress } : {}) })
-    .where(and(eq(jobs.id, id), eq(jobs.status, "running"), eq(jobs.lease_owner, WORKER_ID))).run().changes === 1;
+  return getSqlite().query(
+    "UPDATE jobs SET lease_until=?, updated_at=?, progress=COALESCE(?, progress) WHERE id=? AND status='running' AND lease_owner=?",
+  ).run(now + LEASE_MS, now, progress ?? null, id, WORKER_ID).changes === 1;
 }
 
 /**
@@ -92,16 +113,23 @@ export function complete(id: number, result: unknown = null, effects?: () => voi
   }).immediate();
 }
 
-/** A failed attempt goes back to the queue with backoff, or ends as failed when attempts are used up. */
-export function fail(id: number, error: string): void {
-  const now = Date.now();
-  const row = getDb().select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.lease_owner, WORKER_ID))).get();
-  if (!row || row.status !== "running") return;
-  const final = row.attempts >= row.max_attempts;
-  getDb().update(jobs).set({
-    status: final ? "failed" : "queued", error: error.slice(0, 2000), lease_owner: null, lease_until: null,
-    run_after: final ? row.run_after : now + Math.min(60_000, 1000 * 2 ** row.attempts), finished_at: final ? now : null, updated_at: now,
-  }).where(eq(jobs.id, id)).run();
+/**
+ * A failed attempt goes back to the queue with backoff, or ends as failed when attempts are used up.
+ * Does nothing (returns false) when this worker no longer holds the job.
+ */
+export function fail(id: number, error: string): boolean {
+  const sqlite = getSqlite();
+  return sqlite.transaction(() => {
+    const now = Date.now();
+    const row = getDb().select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.status, "running"), eq(jobs.lease_owner, WORKER_ID))).get();
+    if (!row) return false;
+    const final = row.attempts >= row.max_attempts;
+    getDb().update(jobs).set({
+      status: final ? "failed" : "queued", error: error.slice(0, 2000), lease_owner: null, lease_until: null,
+      run_after: final ? row.run_after : now + backoffMs(row.attempts), finished_at: final ? now : null, updated_at: now,
+    }).where(and(eq(jobs.id, id), eq(jobs.lease_owner, WORKER_ID))).run();
+    return true;
+  }).immediate();
 }
 
 export const getJob = (id: number) => getDb().select().from(jobs).where(eq(jobs.id, id)).get() ?? null;

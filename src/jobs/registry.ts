@@ -5,4 +5,4 @@ import { purgeExpiredSessions } from "#src/features/auth/sessions.ts";
 
 registerJob("sessions.purge", async () => {
   purgeExpiredSessions();
-});
+}, { everyMs: 6 * 3600_000 });

@@ -1,24 +1,32 @@
 import { log } from "#src/http/requestLog.ts";
-import { claim, complete, fail, heartbeat, recoverOrphans, type JobRow } from "./queue.ts";
+import { claim, complete, enqueue, enqueueOnce, fail, getJob, heartbeat, recoverOrphans, type JobRow } from "./queue.ts";
 
 export interface JobContext {
   job: JobRow;
   payload: any;
   /** call periodically; reports progress and keeps the lease */
   progress(pct: number): boolean;
+  /** aborted on timeout or lost lease: kill subprocesses and stop */
   signal: AbortSignal;
 }
 
 /** A handler returns its result; `effects` are committed together with the job's completion. */
 export type JobHandler = (ctx: JobContext) => Promise<{ result?: unknown; effects?: () => void } | void>;
 
-const handlers = new Map<string, { fn: JobHandler; timeoutMs: number }>();
-
-export function registerJob(kind: string, fn: JobHandler, timeoutMs = 10 * 60_000) {
-  handlers.set(kind, { fn, timeoutMs });
+export interface JobOptions {
+  timeoutMs?: number;
+  /** recurring kinds: one job is kept scheduled, the next one enqueued when a run completes */
+  everyMs?: number;
 }
 
-export interface WorkerOptions { concurrency?: number; pollMs?: number }
+const handlers = new Map<string, { fn: JobHandler; timeoutMs: number; everyMs?: number }>();
+const HEARTBEAT_MS = 10_000;
+
+export function registerJob(kind: string, fn: JobHandler, opts: JobOptions = {}) {
+  handlers.set(kind, { fn, timeoutMs: opts.timeoutMs ?? 10 * 60_000, everyMs: opts.everyMs });
+}
+
+export interface WorkerOptions { concurrency?: number; pollMs?: number; /** how long stop() lets running jobs finish */ stopGraceMs?: number }
 
 /** Runs registered job kinds with a concurrency limit until stop() is called. */
 export function startWorker(opts: WorkerOptions = {}) {
@@ -26,24 +34,49 @@ export function startWorker(opts: WorkerOptions = {}) {
   const pollMs = opts.pollMs ?? 500;
   const recovered = recoverOrphans();
   if (recovered) log("warn", "jobs recovered after restart", { count: recovered });
+  for (const [kind, h] of handlers) if (h.everyMs) enqueueOnce(kind);
   let running = 0;
   let stopped = false;
   const active = new Set<Promise<void>>();
+  const controllers = new Set<AbortController>();
 
   const runOne = async (job: JobRow) => {
     const h = handlers.get(job.kind)!;
     const ctrl = new AbortController();
+    controllers.add(ctrl);
+    // A handler that ignores its signal must not hold a slot (and, through heartbeats, its lease) forever.
+    const aborted = new Promise<never>((_, reject) => ctrl.signal.addEventListener("abort", () => reject(ctrl.signal.reason), { once: true }));
+    aborted.catch(() => {});
     const timeout = setTimeout(() => ctrl.abort(new Error("任务超时")), h.timeoutMs);
-    const beat = setInterval(() => heartbeat(job.id) || ctrl.abort(new Error("任务租约丢失")), 10_000);
+    const beat = setInterval(() => {
+      try {
+        if (!heartbeat(job.id)) ctrl.abort(new Error("任务租约丢失"));
+      } catch (err) {
+        // A busy database skips one beat; the lease outlasts a few of them.
+        log("warn", "job heartbeat failed", { id: job.id, error: String(err) });
+      }
+    }, HEARTBEAT_MS);
     try {
-      const out = await h.fn({ job, payload: JSON.parse(job.payload), progress: (p) => heartbeat(job.id, Math.round(p)), signal: ctrl.signal });
+      const run = h.fn({ job, payload: JSON.parse(job.payload), progress: (p) => heartbeat(job.id, Math.round(p)), signal: ctrl.signal });
+      const out = await Promise.race([run, aborted]);
+      clearInterval(beat);
       if (ctrl.signal.aborted) throw ctrl.signal.reason;
-      complete(job.id, out?.result ?? null, out?.effects);
+      const effects = out?.effects;
+      const next = h.everyMs ? () => enqueue(job.kind, {}, { runAfter: Date.now() + h.everyMs! }) : undefined;
+      const done = complete(job.id, out?.result ?? null, effects || next ? () => { effects?.(); next?.(); } : undefined);
+      if (!done) log("warn", "job result discarded: another worker holds the job", { id: job.id, kind: job.kind, attempt: job.attempts });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       log("warn", "job failed", { id: job.id, kind: job.kind, attempt: job.attempts, error: msg });
-      fail(job.id, msg);
+      try {
+        // A recurring kind whose run failed for good still gets its next run.
+        if (fail(job.id, msg) && h.everyMs && getJob(job.id)?.status === "failed") enqueueOnce(job.kind, {}, { runAfter: Date.now() + h.everyMs });
+      } catch (e) {
+        // The lease runs out and another attempt picks the job up.
+        log("error", "job failure not recorded", { id: job.id, error: String(e) });
+      }
     } finally {
+      controllers.delete(ctrl);
       clearTimeout(timeout);
       clearInterval(beat);
     }
@@ -51,26 +84,40 @@ export function startWorker(opts: WorkerOptions = {}) {
 
   const tick = () => {
     if (stopped) return;
-    while (running < concurrency) {
-      const job = claim([...handlers.keys()]);
-      if (!job) break;
-      running++;
-      const p = runOne(job).finally(() => {
-        running--;
-        active.delete(p);
-        queueMicrotask(tick);
-      });
-      active.add(p);
+    try {
+      while (running < concurrency) {
+        const job = claim([...handlers.keys()]);
+        if (!job) break;
+        running++;
+        const p = runOne(job).finally(() => {
+          running--;
+          active.delete(p);
+          queueMicrotask(tick);
+        });
+        active.add(p);
+      }
+    } catch (err) {
+      // A busy database must not kill the server; the next poll tries again.
+      log("error", "job claim failed", { error: String(err) });
     }
   };
   const interval = setInterval(tick, pollMs);
   tick();
   return {
     kick: tick,
+    /** Lets running jobs finish for a grace period, then aborts them (they are retried later). */
     async stop() {
       stopped = true;
       clearInterval(interval);
-      await Promise.allSettled([...active]);
+      const all = Promise.allSettled([...active]);
+      let timer: Timer | undefined;
+      const grace = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), opts.stopGraceMs ?? 10_000)));
+      const first = await Promise.race([all, grace]);
+      clearTimeout(timer);
+      if (first === "late") {
+        for (const c of controllers) c.abort(new Error("服务停止，任务稍后重试"));
+        await all;
+      }
     },
   };
 }

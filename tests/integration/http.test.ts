@@ -73,6 +73,10 @@ describe("errors", () => {
     const a = await t.req("GET", js);
     expect(a.status).toBe(200);
     expect(a.res.headers.get("cache-control")).toContain("immutable");
+    const gz = await t.req("GET", js, { headers: { "accept-encoding": "gzip, br" } });
+    expect(gz.res.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.text).toBe(a.text);
+    expect((await t.req("GET", `${js}.gz`)).status).toBe(404);
     for (const p of ["/assets/..%2Fmanifest.json", "/assets/%2e%2e%2fmanifest.json", "/assets/../package.json"]) {
       const r = await t.req("GET", p);
       expect(r.status).toBe(404);

@@ -14,9 +14,15 @@ export const assetRoutes = new Hono<AppEnv>();
 assetRoutes.get("/assets/:name", async (c) => {
   const name = c.req.param("name");
   if (!SAFE_NAME.test(name) || name.includes("..")) return c.notFound();
-  const file = Bun.file(normalize(join(assetsDir(), name)));
-  if (!(await file.exists())) return c.notFound();
-  return new Response(file, { headers: { "Cache-Control": "public, max-age=31536000, immutable", "Content-Type": file.type } });
+  const path = normalize(join(assetsDir(), name));
+  const file = Bun.file(path);
+  if (name.endsWith(".gz") || !(await file.exists())) return c.notFound();
+  const headers: Record<string, string> = { "Cache-Control": "public, max-age=31536000, immutable", "Content-Type": file.type, Vary: "Accept-Encoding" };
+  const gz = Bun.file(`${path}.gz`);
+  if (/\bgzip\b/.test(c.req.header("accept-encoding") ?? "") && (await gz.exists())) {
+    return new Response(gz, { headers: { ...headers, "Content-Encoding": "gzip" } });
+  }
+  return new Response(file, { headers });
 });
 
 assetRoutes.get("/favicon.ico", (c) => c.redirect(String(getSettings().system.favicon || "") || getManifest().files["favicon.svg"]!, 302));
