@@ -8,6 +8,9 @@ import { siteRoutes } from "#src/features/site/routes.tsx";
 import { assetRoutes } from "#src/features/site/assets.ts";
 import { signRoutes } from "#src/features/sign/routes.ts";
 import { adminRoutes } from "#src/features/admin/routes.ts";
+import { oauthRoutes } from "#src/features/oauth/routes.tsx";
+import { emailRoutes } from "#src/features/email/routes.tsx";
+import { smsRoutes } from "#src/features/sms/routes.tsx";
 import { AppError, payloadTooLarge } from "#src/lib/errors.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { siteGuards } from "#src/http/guards.ts";
@@ -47,6 +50,9 @@ export function createApp() {
   app.route("/", settingsRoutes);
   app.route("/", signRoutes);
   app.route("/", adminRoutes);
+  app.route("/", oauthRoutes);
+  app.route("/", emailRoutes);
+  app.route("/", smsRoutes);
 
   registerPermissions(app);
 

@@ -21,7 +21,8 @@ export function syncPermissions(routes: RouteInfo[]) {
     for (const r of wanted.values()) {
       const d = describe(r.method, r.path);
       tx.insert(permission).values({ method: r.method, path: r.path, title: d.title, category: d.category, page: d.page })
-        .onConflictDoUpdate({ target: [permission.method, permission.path], set: { title: d.title, category: d.category, page: d.page } }).run();
+        // A title an admin edited (updated_at moved off created_at) survives restarts.
+        .onConflictDoUpdate({ target: [permission.method, permission.path], set: { title: sql`CASE WHEN ${permission.updated_at} = ${permission.created_at} THEN excluded.title ELSE ${permission.title} END`, category: d.category, page: d.page } }).run();
     }
     tx.run(sql`INSERT OR IGNORE INTO group_permission (group_id, permission_id) SELECT ${ADMIN_GROUP_ID}, id FROM permission`);
   });

@@ -1,6 +1,9 @@
 // Every setting the site knows: group, key, input type, typed default, Chinese label.
 // `secret` values never leave the server; `public: false` groups are only for admins.
 import { s, type GroupDef } from "./define.ts";
+import { oauthSettings } from "#src/features/oauth/settings.ts";
+import { EMAIL_GROUP } from "#src/features/email/settings.ts";
+import { smsSettings } from "#src/features/sms/settings.ts";
 export type { GroupDef, SettingDef, InputType } from "./define.ts";
 
 export const GROUPS: GroupDef[] = [
@@ -120,6 +123,9 @@ export const GROUPS: GroupDef[] = [
       s("alipay_private_key", "支付宝应用私钥", "password", "", { secret: true }),
     ],
   },
+  oauthSettings,
+  EMAIL_GROUP,
+  smsSettings,
 ];
 
 export const GROUP_BY_NAME = new Map(GROUPS.map((g) => [g.name, g]));

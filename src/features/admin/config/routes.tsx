@@ -1,13 +1,18 @@
 import { Hono } from "hono";
+import type { ReactNode } from "react";
 import { GROUP_BY_NAME } from "#src/features/settings/definitions.ts";
 import { listConfig } from "#src/features/settings/service.ts";
 import { adminPage } from "#src/http/adminOnly.ts";
-import type { AppEnv } from "#src/http/context.ts";
+import type { AppContext, AppEnv } from "#src/http/context.ts";
+import { emailTestCard } from "#src/features/email/adminTest.tsx";
 import { Island } from "#src/views/Island.tsx";
 import AdminConfigForm from "#islands/AdminConfigForm.tsx";
 import { renderAdmin } from "../page.tsx";
 
 export const configRoutes = new Hono<AppEnv>();
+
+// Panels a feature shows below its group's form (e.g. the e-mail test), keyed by group name.
+const EXTRAS: Record<string, (c: AppContext) => ReactNode> = { email: emailTestCard };
 
 // Every settings group has its screen at /admin/config/<group>; the menu lists the same groups.
 configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {
@@ -18,10 +23,13 @@ configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {
     title: def.label,
     active: `config/${group}`,
     children: (
-      <section className="adm-card">
-        <h2 className="adm-card-title">{def.label}</h2>
-        <Island name="AdminConfigForm" component={AdminConfigForm} props={{ category: group, items: listConfig([group]) }} />
-      </section>
+      <>
+        <section className="adm-card">
+          <h2 className="adm-card-title">{def.label}</h2>
+          <Island name="AdminConfigForm" component={AdminConfigForm} props={{ category: group, items: listConfig([group]) }} />
+        </section>
+        {EXTRAS[group]?.(c)}
+      </>
     ),
   });
 });
