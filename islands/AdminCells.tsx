@@ -1,11 +1,12 @@
 // Table cells and pager for the generic admin table (no default export: not an island itself).
+import { useState } from "react";
 import { formatBytes, formatDateTime } from "#src/lib/format.ts";
 import type { Opt } from "./AdminKit.tsx";
 
 export interface ColumnDef {
   key: string;
   label: string;
-  kind?: "text" | "bool" | "image" | "link" | "datetime" | "color" | "size" | "option" | "parent" | "code";
+  kind?: "text" | "bool" | "image" | "link" | "datetime" | "color" | "size" | "option" | "parent" | "code" | "tags";
   options?: Opt[];
   width?: number;
 }
@@ -36,6 +37,12 @@ export function Cell({ col, row, rows, onPreview }: { col: ColumnDef; row: Row; 
       const p = rows.find((r) => r.id === Number(v));
       return <span>{p ? String(p.title) : <span className="adm-muted">顶级</span>}</span>;
     }
+    case "tags": {
+      // [{ title, color }]: e.g. a user's groups
+      const tags = Array.isArray(v) ? (v as { id?: number; title: string; color?: string }[]) : [];
+      if (!tags.length) return <span className="adm-muted">—</span>;
+      return <span className="adm-tags">{tags.map((t, i) => <span key={t.id ?? i} className="adm-tag" style={t.color ? { color: t.color, background: `${t.color}1a` } : undefined}>{t.title}</span>)}</span>;
+    }
     case "code":
       return <code className="adm-ellipsis" title={s}>{s.length > 60 ? `${s.slice(0, 60)}…` : s}</code>;
     default:
@@ -59,5 +66,36 @@ export function Pager({ page, size, total, onPage }: { page: number; size: numbe
       ))}
       <button type="button" className="adm-btn adm-btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>下一页</button>
     </nav>
+  );
+}
+
+export interface FilterDef { name: string; label: string; options: Opt[] }
+export interface KeywordDef { name: string; placeholder: string }
+
+/** Filter selects and the keyword search above the table; changes reset to page 1 in the caller. */
+export function Toolbar({ filters, values, keyword, ready, onFilter, onSearch }: {
+  filters: FilterDef[];
+  values: Record<string, string>;
+  keyword: KeywordDef | null;
+  ready: boolean;
+  onFilter: (name: string, value: string) => void;
+  onSearch: (wd: string) => void;
+}) {
+  const [kw, setKw] = useState("");
+  return (
+    <>
+      {filters.map((f) => (
+        <select key={f.name} aria-label={f.label} value={values[f.name] ?? ""} disabled={!ready} onChange={(e) => onFilter(f.name, e.target.value)}>
+          <option value="">全部{f.label}</option>
+          {f.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        </select>
+      ))}
+      {keyword ? (
+        <form className="adm-row" onSubmit={(e) => (e.preventDefault(), onSearch(kw.trim()))}>
+          <input type="search" placeholder={keyword.placeholder} value={kw} onChange={(e) => setKw(e.target.value)} aria-label="关键词" />
+          <button className="adm-btn" type="submit" disabled={!ready}>搜索</button>
+        </form>
+      ) : null}
+    </>
   );
 }

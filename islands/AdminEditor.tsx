@@ -5,7 +5,7 @@ import { FieldInput, FormRow, missingRequired, type FieldDef } from "./AdminKit.
 import { toast } from "./toast.ts";
 
 /** Fills the form from the row (edit) or the defaults (create); saves with POST or PUT. */
-export function EditorForm({ entity, fields, row, defaults, onSaved, onCancel }: {
+export function EditorForm({ entity, fields: all, row, defaults, onSaved, onCancel }: {
   entity: string;
   fields: FieldDef[];
   row: Record<string, unknown> | null;
@@ -13,6 +13,8 @@ export function EditorForm({ entity, fields, row, defaults, onSaved, onCancel }:
   onSaved: () => void;
   onCancel: () => void;
 }) {
+  // Editing locks create-only fields and drops create-only requirements (an empty password keeps the old one).
+  const fields = all.map((f) => ({ ...f, required: f.required === true || (f.required === "create" && !row), disabled: f.disabled || (!!row && f.createOnly) }));
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(fields.map((f) => [f.name, row ? row[f.name] : defaults[f.name] ?? ""])));
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent) => {

@@ -1,15 +1,17 @@
 // Building blocks shared by the admin islands (no default export: not an island itself).
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { api } from "./api.ts";
-import { toast } from "./toast.ts";
+import { useEffect, type ReactNode } from "react";
+import { ImageInput, Lookup, MultiSelect } from "./AdminFields.tsx";
 
 export interface Opt { value: string | number; label: string }
 export interface OptGroup { label: string; options: Opt[] }
 export interface FieldDef {
   name: string;
   label: string;
-  kind: "text" | "textarea" | "number" | "switch" | "select" | "image" | "datetime" | "color" | "password";
-  required?: boolean;
+  kind: "text" | "textarea" | "number" | "switch" | "select" | "multiselect" | "lookup" | "image" | "datetime" | "color" | "password";
+  /** "create": required only when creating (e.g. a password that editing may leave empty) */
+  required?: boolean | "create";
+  /** shown but not editable once the row exists */
+  createOnly?: boolean;
   placeholder?: string;
   help?: string;
   options?: Opt[];
@@ -18,6 +20,8 @@ export interface FieldDef {
   upload?: string;
   maxLength?: number;
   disabled?: boolean;
+  /** lookup fields: GET <path>?<query>=… answers rows under <key>; <label> names a row */
+  lookup?: { path: string; key: string; query: string; label: string };
 }
 
 function useEscape(open: boolean, onClose: () => void) {
@@ -64,33 +68,6 @@ export function toLocalInput(ms: unknown): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-function ImageInput({ f, value, onChange }: { f: FieldDef; value: string; onChange: (v: string) => void }) {
-  const file = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const upload = async (picked: File | undefined) => {
-    if (!picked || !f.upload) return;
-    const form = new FormData();
-    form.append("file", picked);
-    setBusy(true);
-    const r = await api<{ path: string }>("POST", `/upload/${f.upload}`, { form });
-    setBusy(false);
-    if (file.current) file.current.value = "";
-    if (!r.ok || !r.data) return toast(r.message || "上传失败", "error");
-    onChange(r.data.path);
-    toast("上传成功", "success");
-  };
-  return (
-    <div className="adm-image-input">
-      <div className="adm-row">
-        <input id={`f-${f.name}`} name={f.name} value={value} placeholder={f.placeholder || "图片地址"} onChange={(e) => onChange(e.target.value)} />
-        {f.upload ? <button type="button" className="adm-btn" disabled={busy} onClick={() => file.current?.click()}>{busy ? "上传中…" : "上传图片"}</button> : null}
-        <input ref={file} type="file" hidden accept="image/png,image/jpeg,image/gif,image/webp" onChange={(e) => void upload(e.target.files?.[0])} />
-      </div>
-      {value ? <img className="adm-thumb" src={value} alt="预览" /> : null}
-    </div>
-  );
-}
-
 /** One form control for a field definition; values stay typed (numbers, booleans, ms times). */
 export function FieldInput({ f, value, onChange, placeholder }: { f: FieldDef; value: unknown; onChange: (v: unknown) => void; placeholder?: string }) {
   const common = { id: `f-${f.name}`, name: f.name, disabled: f.disabled, placeholder: placeholder ?? f.placeholder, maxLength: f.maxLength };
@@ -117,6 +94,10 @@ export function FieldInput({ f, value, onChange, placeholder }: { f: FieldDef; v
         </select>
       );
     }
+    case "multiselect":
+      return <MultiSelect f={f} value={value} onChange={onChange} />;
+    case "lookup":
+      return <Lookup f={f} value={value} onChange={onChange} />;
     case "image":
       return <ImageInput f={f} value={String(value ?? "")} onChange={onChange} />;
     case "datetime":
@@ -137,7 +118,7 @@ export function FieldInput({ f, value, onChange, placeholder }: { f: FieldDef; v
 export function FormRow({ f, children }: { f: FieldDef; children: ReactNode }) {
   return (
     <div className="adm-field">
-      <label htmlFor={`f-${f.name}`}>{f.required ? <em aria-hidden="true">*</em> : null}{f.label}</label>
+      <label htmlFor={`f-${f.name}`}>{f.required === true ? <em aria-hidden="true">*</em> : null}{f.label}</label>
       <div className="adm-control">{children}{f.help ? <p className="adm-help">{f.help}</p> : null}</div>
     </div>
   );
@@ -147,7 +128,8 @@ export function FormRow({ f, children }: { f: FieldDef; children: ReactNode }) {
 export function missingRequired(fields: FieldDef[], v: Record<string, unknown>): string | null {
   for (const f of fields) {
     const x = v[f.name];
-    if (f.required && (x === undefined || x === null || String(x).trim() === "")) return `${f.kind === "select" ? "请选择" : "请输入"}${f.label}`;
+    const empty = x === undefined || x === null || (Array.isArray(x) ? !x.length : String(x).trim() === "");
+    if (f.required === true && empty) return `${["select", "multiselect", "lookup"].includes(f.kind) ? "请选择" : "请输入"}${f.label}`;
   }
   return null;
 }

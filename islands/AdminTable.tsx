@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./api.ts";
-import { Cell, Pager, type ColumnDef } from "./AdminCells.tsx";
+import { Cell, Pager, Toolbar, type ColumnDef, type FilterDef, type KeywordDef } from "./AdminCells.tsx";
 import { EditorForm } from "./AdminEditor.tsx";
 import { Modal, type FieldDef, type Opt } from "./AdminKit.tsx";
 import { toast } from "./toast.ts";
@@ -18,10 +18,16 @@ export interface AdminTableProps {
   fields: FieldDef[];
   defaults: Record<string, unknown>;
   tabs?: { name: string; options: Opt[] };
-  filter?: { name: string; label: string; options: Opt[] };
-  keyword?: boolean;
+  filter?: FilterDef;
+  filters?: FilterDef[];
+  /** true searches `keyword` over names and descriptions; or the query name and placeholder */
+  keyword?: boolean | KeywordDef;
   pageSize: number;
   canCreate: boolean;
+  /** false hides the delete buttons (rows that only the code removes, e.g. permissions) */
+  canDelete?: boolean;
+  /** extra per-row buttons; each dispatches a window CustomEvent `event` with the row as detail */
+  rowActions?: { label: string; event: string }[];
   /** boolean column switched in place */
   toggle?: string;
   /** a select field whose options are the other rows (tree parents) */
@@ -32,8 +38,9 @@ export interface AdminTableProps {
 export default function AdminTable(p: AdminTableProps) {
   const [rows, setRows] = useState<Row[]>(p.initial.rows);
   const [total, setTotal] = useState(p.initial.total);
-  const [q, setQ] = useState({ page: 1, tab: p.tabs ? String(p.tabs.options[0]!.value) : "", filter: "", keyword: "" });
-  const [kw, setKw] = useState("");
+  const filters = [...(p.filter ? [p.filter] : []), ...(p.filters ?? [])];
+  const keyword = p.keyword === true ? { name: "keyword", placeholder: "搜索名称或描述" } : p.keyword || null;
+  const [q, setQ] = useState({ page: 1, tab: p.tabs ? String(p.tabs.options[0]!.value) : "", filters: {} as Record<string, string>, keyword: "" });
   const [editing, setEditing] = useState<Row | "new" | null>(null);
   const [deleting, setDeleting] = useState<Row[] | null>(null);
   const [picked, setPicked] = useState<number[]>([]);
@@ -41,13 +48,13 @@ export default function AdminTable(p: AdminTableProps) {
   const [ready, setReady] = useState(false);
 
   const load = useCallback(async () => {
-    const query = { ...p.baseQuery, page: q.page, size: p.pageSize, keyword: q.keyword, ...(p.tabs ? { [p.tabs.name]: q.tab } : {}), ...(p.filter ? { [p.filter.name]: q.filter } : {}) };
+    const query = { ...p.baseQuery, page: q.page, size: p.pageSize, ...(keyword ? { [keyword.name]: q.keyword } : {}), ...(p.tabs ? { [p.tabs.name]: q.tab } : {}), ...q.filters };
     const r = await api<Record<string, unknown>>("GET", p.listPath, { query });
     if (!r.ok || !r.data) return toast(r.message || "加载失败", "error");
     setRows((r.data[p.listKey] as Row[]) ?? []);
     setTotal(Number(r.data.total ?? 0));
     setPicked([]);
-  }, [q, p.baseQuery, p.listPath, p.listKey, p.pageSize, p.tabs, p.filter]);
+  }, [q, p.baseQuery, p.listPath, p.listKey, p.pageSize, p.tabs]);
   useEffect(() => {
     if (ready) void load();
     else setReady(true);
@@ -79,6 +86,7 @@ export default function AdminTable(p: AdminTableProps) {
   });
   const title = (r: Row) => String(r.title ?? r.name ?? `#${r.id}`);
   const all = rows.length > 0 && picked.length === rows.length;
+  const canDelete = p.canDelete !== false;
 
   return (
     <div className="adm-table-wrap">
@@ -88,20 +96,9 @@ export default function AdminTable(p: AdminTableProps) {
         </div>
       ) : null}
       <div className="adm-toolbar">
-        {p.filter ? (
-          <select aria-label={p.filter.label} value={q.filter} disabled={!ready} onChange={(e) => setQ({ ...q, page: 1, filter: e.target.value })}>
-            <option value="">全部{p.filter.label}</option>
-            {p.filter.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-          </select>
-        ) : null}
-        {p.keyword ? (
-          <form className="adm-row" onSubmit={(e) => (e.preventDefault(), setQ({ ...q, page: 1, keyword: kw.trim() }))}>
-            <input type="search" placeholder="搜索名称或描述" value={kw} onChange={(e) => setKw(e.target.value)} aria-label="关键词" />
-            <button className="adm-btn" type="submit" disabled={!ready}>搜索</button>
-          </form>
-        ) : null}
+        <Toolbar filters={filters} values={q.filters} keyword={keyword} ready={ready} onFilter={(name, v) => setQ({ ...q, page: 1, filters: { ...q.filters, [name]: v } })} onSearch={(wd) => setQ({ ...q, page: 1, keyword: wd })} />
         <span className="adm-spacer" />
-        <button type="button" className="adm-btn adm-btn-danger" disabled={!ready || !picked.length} onClick={() => setDeleting(rows.filter((r) => picked.includes(r.id)))}>批量删除</button>
+        {canDelete ? <button type="button" className="adm-btn adm-btn-danger" disabled={!ready || !picked.length} onClick={() => setDeleting(rows.filter((r) => picked.includes(r.id)))}>批量删除</button> : null}
         {p.canCreate ? <button type="button" className="adm-btn adm-btn-primary" disabled={!ready} onClick={() => setEditing("new")}>新增</button> : null}
       </div>
       <div className="adm-scroll">
@@ -120,7 +117,8 @@ export default function AdminTable(p: AdminTableProps) {
                 {p.columns.map((c) => <td key={c.key}>{c.key === p.toggle ? <button type="button" className={r[c.key] ? "adm-toggle on" : "adm-toggle"} role="switch" aria-checked={!!r[c.key]} aria-label={`${c.label}：${title(r)}`} disabled={!ready} onClick={() => void toggle(r)} /> : <Cell col={c} row={r} rows={rows} onPreview={setPreview} />}</td>)}
                 <td className="adm-actions-col">
                   {p.fields.length ? <button type="button" className="adm-link" disabled={!ready} onClick={() => setEditing(r)}>编辑</button> : null}
-                  <button type="button" className="adm-link adm-danger" disabled={!ready} onClick={() => setDeleting([r])}>删除</button>
+                  {p.rowActions?.map((a) => <button key={a.event} type="button" className="adm-link" disabled={!ready} onClick={() => window.dispatchEvent(new CustomEvent(a.event, { detail: r }))}>{a.label}</button>)}
+                  {canDelete ? <button type="button" className="adm-link adm-danger" disabled={!ready} onClick={() => setDeleting([r])}>删除</button> : null}
                 </td>
               </tr>
             )) : <tr><td colSpan={p.columns.length + 2} className="adm-empty">暂无数据</td></tr>}

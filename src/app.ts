@@ -3,11 +3,14 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { authRoutes } from "#src/features/auth/routes.tsx";
+import { captchaRoutes } from "#src/features/captcha/routes.ts";
+import { meRoutes } from "#src/features/me/routes.tsx";
 import { settingsRoutes } from "#src/features/settings/routes.ts";
 import { siteRoutes } from "#src/features/site/routes.tsx";
 import { assetRoutes } from "#src/features/site/assets.ts";
 import { signRoutes } from "#src/features/sign/routes.ts";
 import { adminRoutes } from "#src/features/admin/routes.ts";
+import { usersRoutes } from "#src/features/users/routes.ts";
 import { oauthRoutes } from "#src/features/oauth/routes.tsx";
 import { emailRoutes } from "#src/features/email/routes.tsx";
 import { smsRoutes } from "#src/features/sms/routes.tsx";
@@ -47,9 +50,12 @@ export function createApp() {
 
   app.route("/", siteRoutes);
   app.route("/", authRoutes);
+  app.route("/", captchaRoutes);
+  app.route("/", meRoutes);
   app.route("/", settingsRoutes);
   app.route("/", signRoutes);
   app.route("/", adminRoutes);
+  app.route("/", usersRoutes);
   app.route("/", oauthRoutes);
   app.route("/", emailRoutes);
   app.route("/", smsRoutes);

@@ -7,6 +7,7 @@ const BENCHES = [
   ["startup", "scripts/bench/startup.ts"],
   ["size", "scripts/bench/size.ts"],
   ["ssr", "scripts/bench/ssr.ts"],
+  ["auth", "scripts/bench/auth.ts"],
 ] as const;
 
 const results: [string, number][] = [];

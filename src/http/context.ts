@@ -18,6 +18,7 @@ export type AppContext = Context<AppEnv>;
 export function clientIp(c: Context): string {
   const fwd = env.trustProxy ? c.req.header("x-forwarded-for") : undefined;
   if (fwd) return fwd.split(",")[0]!.trim();
-  const info = (c.env as { server?: { requestIP?: (r: Request) => { address: string } | null } } | undefined)?.server?.requestIP?.(c.req.raw);
-  return info?.address ?? "";
+  // Bun.serve({ fetch: app.fetch }) hands the server to Hono as its env.
+  const server = c.env as { requestIP?: (r: Request) => { address: string } | null } | undefined;
+  return server?.requestIP?.(c.req.raw)?.address ?? "";
 }

@@ -7,25 +7,35 @@ import type { AppEnv } from "./context.ts";
 // Pages that stay reachable when the site requires login (spec §6).
 const OPEN_PAGES = [/^\/login$/, /^\/register$/, /^\/findpassword(-mobile)?$/, /^\/oauth\/[\w-]+$/];
 // APIs the login/register/recovery pages themselves call, and what any page shell needs.
-const OPEN_APIS = [/^\/api\/v1\/user\/(login|register|findpassword|captcha|email\/code)/, /^\/api\/v1\/oauth\//, /^\/api\/v1\/settings$/];
+const OPEN_APIS = [/^\/api\/v1\/user\/(login|register|findpassword|captcha|email\/code|logout)/, /^\/api\/v1\/sms$/, /^\/api\/v1\/oauth\//, /^\/api\/v1\/settings$/];
+// A closed site admits anonymous users to the login page only, and to what signing in needs.
+const CLOSED_APIS = [/^\/api\/v1\/user\/(login|captcha|logout)/, /^\/api\/v1\/sms$/, /^\/api\/v1\/settings$/];
 const ALWAYS = [/^\/assets\//, /^\/healthz$/, /^\/favicon\.ico$/, /^\/robots\.txt$/];
+// The personal centre and the AI chat pages need a signed-in user whatever the site mode.
+const LOGIN_PAGES = [/^\/me(\/|$)/, /^\/chat(\/|$)/];
 
 const matches = (list: RegExp[], path: string) => list.some((r) => r.test(path));
 
-/** security.is_close and security.login_required, applied before any feature route. */
+const toLogin = (c: Parameters<MiddlewareHandler<AppEnv>>[0]) =>
+  c.redirect(`/login?redirect=${encodeURIComponent(c.req.path + (new URL(c.req.url).search || ""))}`, 302);
+
+/** security.is_close, security.login_required, then the login-only pages; before any feature route. */
 export const siteGuards: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
   if (matches(ALWAYS, path)) return next();
   const user = c.get("user");
+  const isApi = path.startsWith("/api/");
   const closed = setting<boolean>("security", "is_close");
   const loginRequired = setting<boolean>("security", "login_required");
   // A closed site admits only users who hold some permission (spec §6).
   const blocked = closed ? !(user && (user.is_root || grantsOf(user.id).keys.size > 0)) : loginRequired && !user;
-  if (!blocked) return next();
-  const isApi = path.startsWith("/api/");
-  const open = isApi ? matches(OPEN_APIS, path) : closed ? path === "/login" : matches(OPEN_PAGES, path);
-  if (open) return next();
-  if (isApi) throw unauthorized(closed ? "网站已关闭，请登录管理员账号" : "请先登录");
-  const back = encodeURIComponent(path + (new URL(c.req.url).search || ""));
-  return c.redirect(`/login?redirect=${back}`, 302);
+  if (blocked) {
+    const open = isApi ? matches(closed ? CLOSED_APIS : OPEN_APIS, path) : closed ? path === "/login" : matches(OPEN_PAGES, path);
+    if (!open) {
+      if (isApi) throw unauthorized(closed ? "网站已关闭，请登录管理员账号" : "请先登录");
+      return toLogin(c);
+    }
+  }
+  if (!user && !isApi && matches(LOGIN_PAGES, path)) return toLogin(c);
+  return next();
 };

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
-import { getSqlite } from "#db/client.ts";
+import { getDb, getSqlite } from "#db/client.ts";
+import { jobs } from "#db/schema/jobs.ts";
+import { eq } from "drizzle-orm";
 import { useTempDatabase } from "#tests/helpers/testDb.ts";
-import { backoffMs, claim, complete, enqueue, enqueueOnce, fail, getJob, heartbeat, LEASE_MS, recoverOrphans, WORKER_ID } from "./queue.ts";
+import { backoffMs, claim, complete, enqueue, enqueueOnce, fail, getJob, heartbeat, LEASE_MS, purgeFinishedJobs, recoverOrphans, WORKER_ID } from "./queue.ts";
 
 let db: ReturnType<typeof useTempDatabase>;
 beforeAll(() => {
@@ -198,5 +200,20 @@ describe("enqueueOnce", () => {
     expect(enqueueOnce("t.a")).toBeNull();
     complete(j.id);
     expect(enqueueOnce("t.a")).not.toBeNull();
+  });
+});
+
+describe("purgeFinishedJobs", () => {
+  test("removes only finished jobs older than the retention", () => {
+    const now = Date.now();
+    const old = enqueue("purge.test");
+    const recent = enqueue("purge.test");
+    const queued = enqueue("purge.test");
+    getDb().update(jobs).set({ status: "done", finished_at: now - 8 * 86400_000 }).where(eq(jobs.id, old.id)).run();
+    getDb().update(jobs).set({ status: "failed", finished_at: now - 86400_000 }).where(eq(jobs.id, recent.id)).run();
+    expect(purgeFinishedJobs(7 * 86400_000, now)).toBe(1);
+    expect(getJob(old.id)).toBeNull();
+    expect(getJob(recent.id)).not.toBeNull();
+    expect(getJob(queued.id)).not.toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import { hostname } from "node:os";
 import { getDb, getSqlite } from "#db/client.ts";
 import { jobs } from "#db/schema/jobs.ts";
@@ -133,3 +133,8 @@ export function fail(id: number, error: string): boolean {
 }
 
 export const getJob = (id: number) => getDb().select().from(jobs).where(eq(jobs.id, id)).get() ?? null;
+
+/** Finished jobs are history, not state: done/failed rows older than `keepMs` are removed. */
+export function purgeFinishedJobs(keepMs = 7 * 86400_000, now = Date.now()): number {
+  return getDb().delete(jobs).where(and(inArray(jobs.status, ["done", "failed"]), lt(jobs.finished_at, now - keepMs))).run().changes;
+}

@@ -1,56 +1,48 @@
 import { Hono } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie } from "hono/cookie";
 import { z } from "zod";
-import { clientIp, type AppEnv } from "#src/http/context.ts";
-import { notFound, unauthorized } from "#src/lib/errors.ts";
+import { clientIp, type AppContext, type AppEnv } from "#src/http/context.ts";
+import { assertCaptcha } from "#src/features/captcha/service.ts";
+import { notFound, tooManyRequests, unauthorized } from "#src/lib/errors.ts";
+import { hit } from "#src/lib/rateLimit.ts";
 import { validate } from "#src/lib/validate.ts";
-import { renderPage } from "#src/views/render.tsx";
-import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
-import { Island } from "#src/views/Island.tsx";
-import LoginForm from "#islands/LoginForm.tsx";
-import { env } from "#src/env.ts";
-import { getSettings } from "#src/features/settings/service.ts";
-import { loginSchema, passwordSchema, profileSchema } from "./schema.ts";
+import { startSession } from "./cookies.ts";
+import { authPages } from "./pages.tsx";
+import { registerAccount } from "./register.ts";
+import { loginSchema, passwordSchema, profileSchema, registerSchema } from "./schema.ts";
 import { changePassword, login, updateProfile } from "./service.ts";
-import { createSession, revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
-import { findUserById, publicUser } from "./users.ts";
+import { revokeSession, SESSION_COOKIE } from "./sessions.ts";
+import { findUserById, publicUser, selfView } from "./users.ts";
 
 export const authRoutes = new Hono<AppEnv>();
+authRoutes.route("/", authPages);
 
-const safeRedirect = (r: string | undefined) => (r && r.startsWith("/") && !r.startsWith("//") && !r.startsWith("/\\") ? r : "/");
-
-function setSessionCookie(c: Parameters<typeof setCookie>[0], token: string) {
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure: env.isProd && c.req.url.startsWith("https:"), maxAge: SESSION_TTL_MS / 1000 });
-}
-
-const selfView = (u: NonNullable<ReturnType<typeof findUserById>>) => ({
-  ...publicUser(u), realname: u.realname, email: u.email ?? "", mobile: u.mobile ?? "", address: u.address, identity: u.identity, credit_count: u.credit_count, login_at: u.login_at,
-});
-
-authRoutes.get("/login", (c) => {
-  const user = c.get("user");
-  if (user) return c.redirect(`/user/${user.id}`, 302);
-  const redirect = safeRedirect(c.req.query("redirect"));
-  return renderPage(
-    c,
-    <DefaultLayout>
-      <div className="container auth-page">
-        <div className="card auth-card">
-          <h1>登录</h1>
-          <p className="auth-sub muted">欢迎回到{String(getSettings().system.sitename)}，登录后可上传、收藏与下载文档</p>
-          <Island name="LoginForm" component={LoginForm} props={{ redirect }} />
-        </div>
-      </div>
-    </DefaultLayout>,
-    { meta: { title: "登录", canonical: "/login", noindex: true }, cache: true },
-  );
-});
+const me = (c: AppContext) => {
+  const u = c.get("user");
+  if (!u) throw unauthorized();
+  return u;
+};
 
 authRoutes.post("/api/v1/user/login", validate("json", loginSchema), async (c) => {
-  const { username, password } = c.req.valid("json");
+  const { username, password, captcha_id, captcha } = c.req.valid("json");
+  assertCaptcha("login", captcha_id, captcha);
   const r = await login(username, password, clientIp(c), c.req.header("user-agent") ?? "");
-  setSessionCookie(c, r.token);
+  // login() made the session; the cookie carries it for pages, the body for API clients.
+  startSession(c, r.user.id, r);
   return c.json({ token: r.token, expires_at: r.expires_at, user: selfView(r.user) });
+});
+
+// Every attempt counts, valid or not, so the endpoint cannot be used to probe names in bulk.
+const REGISTER_PER_IP = 10;
+const registerLimit = async (c: AppContext, next: () => Promise<void>) => {
+  if (!hit(`register:ip:${clientIp(c)}`, REGISTER_PER_IP, 3600_000)) throw tooManyRequests("注册过于频繁，请一小时后再试");
+  await next();
+};
+
+authRoutes.post("/api/v1/user/register", registerLimit, validate("json", registerSchema), async (c) => {
+  const u = await registerAccount(c.req.valid("json"), clientIp(c));
+  const s = startSession(c, u.id);
+  return c.json({ token: s.token, expires_at: s.expires_at, user: selfView(u) });
 });
 
 authRoutes.delete("/api/v1/user/logout", (c) => {
@@ -62,30 +54,26 @@ authRoutes.delete("/api/v1/user/logout", (c) => {
 });
 
 authRoutes.get("/api/v1/user", validate("query", z.object({ id: z.coerce.number().int().positive("用户 ID 不正确").optional() })), (c) => {
-  const me = c.get("user");
+  const self = c.get("user");
   const { id } = c.req.valid("query");
-  if (id && id !== me?.id) {
+  if (id && id !== self?.id) {
     const u = findUserById(id);
     if (!u) throw notFound("用户不存在");
     return c.json({ user: publicUser(u) });
   }
-  if (!me) throw unauthorized();
-  return c.json({ user: selfView(findUserById(me.id)!) });
+  return c.json({ user: selfView(findUserById(me(c).id)!) });
 });
 
+// Revokes every session of the user, then hands this client a fresh one (cookie and token).
 authRoutes.put("/api/v1/user/password", validate("json", passwordSchema), async (c) => {
-  const me = c.get("user");
-  if (!me) throw unauthorized();
+  const u = me(c);
   const { old_password, new_password } = c.req.valid("json");
-  await changePassword(me.id, old_password, new_password);
-  const s = createSession(me.id, clientIp(c), c.req.header("user-agent") ?? "");
-  if (c.get("authVia") === "cookie") setSessionCookie(c, s.token);
-  return c.json({ message: "密码修改成功", token: s.token });
+  await changePassword(u.id, old_password, new_password);
+  const s = startSession(c, u.id);
+  return c.json({ message: "密码修改成功", token: s.token, expires_at: s.expires_at });
 });
 
 authRoutes.put("/api/v1/user/profile", validate("json", profileSchema), (c) => {
-  const me = c.get("user");
-  if (!me) throw unauthorized();
-  const u = updateProfile(me.id, c.req.valid("json"));
+  const u = updateProfile(me(c).id, c.req.valid("json"));
   return c.json({ message: "修改成功", user: selfView(u) });
 });

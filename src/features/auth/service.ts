@@ -1,9 +1,12 @@
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { user } from "#db/schema/users.ts";
-import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from "#src/lib/errors.ts";
+import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from "#src/lib/errors.ts";
 import { hit, reset } from "#src/lib/rateLimit.ts";
+import { disabledMessage, liftExpiredDisable } from "#src/features/users/punishments/service.ts";
+import { assertAvailable } from "./accounts.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
+import { USERNAME_RE, type ProfileInput } from "./schema.ts";
 import { createSession, revokeUserSessions } from "./sessions.ts";
 import { findUserById, findUserByLogin } from "./users.ts";
 
@@ -11,6 +14,14 @@ import { findUserById, findUserByLogin } from "./users.ts";
 const LOGIN_LIMIT_IP = 20;
 const LOGIN_LIMIT_ACCOUNT = 10;
 const LOGIN_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Every way of signing in (password, mobile code, OAuth) ends here: a disabled account is refused
+ * with its reason, and a disable punishment that ran out is lifted rather than waiting for the job.
+ */
+export function assertCanSignIn(u: { id: number; status: number }) {
+  if (u.status !== 0 && !liftExpiredDisable(u.id)) throw forbidden(disabledMessage(u.id));
+}
 
 export async function login(username: string, password: string, ip: string, userAgent: string) {
   if (!hit(`login:ip:${ip}`, LOGIN_LIMIT_IP, LOGIN_WINDOW_MS) || !hit(`login:user:${username.toLowerCase()}`, LOGIN_LIMIT_ACCOUNT, LOGIN_WINDOW_MS)) {
@@ -20,14 +31,14 @@ export async function login(username: string, password: string, ip: string, user
   // Verify against a fixed hash when the user is unknown so timing does not reveal accounts.
   const ok = await verifyPassword(password, u?.password ?? DUMMY_HASH);
   if (!u || !ok) throw unauthorized("用户名或密码错误");
-  if (u.status !== 0) throw unauthorized("账号已被禁用");
+  assertCanSignIn(u);
   reset(`login:user:${username.toLowerCase()}`);
   getDb().update(user).set({ login_at: Date.now(), last_login_ip: ip }).where(eq(user.id, u.id)).run();
   const s = createSession(u.id, ip, userAgent);
   return { token: s.token, expires_at: s.expires_at, user: u };
 }
 
-const DUMMY_HASH = await Bun.password.hash("wenku-dummy-password", { algorithm: "argon2id" });
+const DUMMY_HASH = await hashPassword("wenku-dummy-password");
 
 export async function changePassword(userId: number, oldPassword: string, newPassword: string) {
   const u = findUserById(userId);
@@ -38,21 +49,19 @@ export async function changePassword(userId: number, oldPassword: string, newPas
   revokeUserSessions(userId);
 }
 
-export function updateProfile(userId: number, patch: { username?: string; realname?: string; identity?: string; email?: string; address?: string; signature?: string }) {
+/** Profile edit (spec §2/§5): e-mail and mobile can be set once here; later changes need verification. */
+export function updateProfile(userId: number, patch: ProfileInput) {
   const u = findUserById(userId);
   if (!u) throw notFound("用户不存在");
   const set: Partial<typeof user.$inferInsert> = { updated_at: Date.now() };
   if (patch.username !== undefined && patch.username !== u.username) {
-    const taken = getDb().select({ id: user.id }).from(user).where(and(eq(user.username, patch.username), ne(user.id, userId))).get();
-    if (taken) throw conflict("用户名已被占用");
+    if (patch.username.length < 2) throw badRequest("用户名长度为 2-64 个字符");
+    if (!USERNAME_RE.test(patch.username)) throw badRequest("用户名只能包含字母、数字、下划线和汉字");
     set.username = patch.username;
   }
-  // E-mail can be set once; afterwards it changes only through verification (accounts issue).
-  if (patch.email && !u.email) {
-    const taken = getDb().select({ id: user.id }).from(user).where(eq(user.email, patch.email)).get();
-    if (taken) throw conflict("邮箱已被占用");
-    set.email = patch.email;
-  }
+  if (patch.email && !u.email) set.email = patch.email;
+  if (patch.mobile && !u.mobile) set.mobile = patch.mobile;
+  assertAvailable({ username: set.username, email: set.email, mobile: set.mobile }, userId);
   for (const k of ["realname", "identity", "address", "signature"] as const) if (patch[k] !== undefined) set[k] = patch[k];
   getDb().update(user).set(set).where(eq(user.id, userId)).run();
   return findUserById(userId)!;

@@ -26,3 +26,9 @@ export async function ensureRootAdmin(username?: string, password?: string): Pro
   db.insert(user).values({ username: name, password: await hashPassword(plain), is_root: true }).run();
   return { username: name, password: generated ? plain : undefined, generated };
 }
+
+/** What a user sees of their own account (never the password hash). */
+export const selfView = (u: typeof user.$inferSelect) => ({
+  ...publicUser(u), realname: u.realname, email: u.email ?? "", mobile: u.mobile ?? "", address: u.address, identity: u.identity,
+  credit_count: u.credit_count, login_at: u.login_at,
+});

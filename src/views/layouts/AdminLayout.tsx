@@ -15,6 +15,7 @@ const ICONS: Record<string, string> = {
   friendlink: "M10.6 13.4a1 1 0 0 1 0-1.4l3.5-3.5a1 1 0 1 1 1.4 1.4L12 13.4a1 1 0 0 1-1.4 0M7 17a3 3 0 0 1 0-4.2l2-2 1.4 1.4-2 2a1 1 0 0 0 1.4 1.4l2-2 1.4 1.4-2 2A3 3 0 0 1 7 17m10-10a3 3 0 0 1 0 4.2l-2 2-1.4-1.4 2-2a1 1 0 0 0-1.4-1.4l-2 2-1.4-1.4 2-2A3 3 0 0 1 17 7",
   banner: "M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2M8.5 13.5l2.5 3 3.5-4.5 4.5 6H5z",
   advertisement: "M18 11v2h4v-2zm-2 6.6 3.2 2.4 1.2-1.6-3.2-2.4zM20.4 5.6 19.2 4 16 6.4l1.2 1.6zM4 9a2 2 0 0 0-2 2v2a2 2 0 0 0 2 2h1v4h2v-4h1l5 3V6L8 9zm11.5 3A4.5 4.5 0 0 0 14 8.7v6.6a4.5 4.5 0 0 0 1.5-3.3",
+  user: "M16 11c1.66 0 2.99-1.34 2.99-3S17.66 5 16 5s-3 1.34-3 3 1.34 3 3 3m-8 0c1.66 0 2.99-1.34 2.99-3S9.66 5 8 5 5 6.34 5 8s1.34 3 3 3m0 2c-2.33 0-7 1.17-7 3.5V19h14v-2.5c0-2.33-4.67-3.5-7-3.5m8 0c-.29 0-.62.02-.97.05 1.16.84 1.97 1.97 1.97 3.45V19h6v-2.5c0-2.33-4.67-3.5-7-3.5",
   attachment: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
 };
 
@@ -26,6 +27,16 @@ export const ADMIN_MENU: MenuItem[] = [
   {
     key: "config", label: "系统设置", href: "/admin/config/system", icon: "config",
     children: GROUPS.map((g) => ({ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` })),
+  },
+  {
+    key: "user", label: "用户管理", href: "/admin/user/list", icon: "user",
+    children: [
+      { key: "user/list", label: "用户列表", href: "/admin/user/list" },
+      { key: "user/group", label: "用户组", href: "/admin/user/group" },
+      { key: "user/permission", label: "权限管理", href: "/admin/user/permission" },
+      { key: "user/punishment", label: "惩罚管理", href: "/admin/user/punishment" },
+      { key: "user/sms", label: "短信记录", href: "/admin/user/sms" },
+    ],
   },
   { key: "navigation", label: "导航管理", href: "/admin/navigation", icon: "navigation" },
   { key: "friendlink", label: "友情链接", href: "/admin/friendlink", icon: "friendlink" },

@@ -1,0 +1,78 @@
+import { Hono } from "hono";
+import PasswordForm from "#islands/PasswordForm.tsx";
+import ProfileForm from "#islands/ProfileForm.tsx";
+import { findUserById } from "#src/features/auth/users.ts";
+import { creditName, getSettings } from "#src/features/settings/service.ts";
+import type { AppContext, AppEnv } from "#src/http/context.ts";
+import { unauthorized } from "#src/lib/errors.ts";
+import { Island } from "#src/views/Island.tsx";
+import { renderPage } from "#src/views/render.tsx";
+import { meApi } from "./api.ts";
+import { homepageRoutes } from "./homepage.tsx";
+import { overviewOf } from "./service.ts";
+import { MeIndexView } from "./views/MeIndexView.tsx";
+import { MeLayout } from "./views/MeLayout.tsx";
+import { EmptyState } from "./views/parts.tsx";
+
+/** The personal centre (/me and its children), the public homepage (/user/{id}) and their APIs. */
+export const meRoutes = new Hono<AppEnv>();
+meRoutes.route("/", meApi);
+meRoutes.route("/", homepageRoutes);
+
+// siteGuards already sends anonymous visitors of /me* to /login; this is the type-level guarantee.
+const self = (c: AppContext) => {
+  const u = c.get("user");
+  if (!u) throw unauthorized();
+  return u;
+};
+
+const page = (c: AppContext, title: string, body: React.ReactNode) =>
+  renderPage(c, <MeLayout>{body}</MeLayout>, { meta: { title, noindex: true } });
+
+const card = (title: string, body: React.ReactNode) => (
+  <section className="card me-card">
+    <h1 className="card-title">{title}</h1>
+    {body}
+  </section>
+);
+
+meRoutes.get("/me", (c) => page(c, "个人中心", <MeIndexView data={overviewOf(self(c).id)} creditName={creditName()} />));
+
+meRoutes.get("/me/profile", (c) => {
+  const u = findUserById(self(c).id)!;
+  const user = { username: u.username, realname: u.realname, identity: u.identity, email: u.email ?? "", mobile: u.mobile ?? "", address: u.address, signature: u.signature };
+  return page(c, "个人资料", card("个人资料", <Island name="ProfileForm" component={ProfileForm} props={{ user }} />));
+});
+
+meRoutes.get("/me/password", (c) => {
+  const u = self(c);
+  return page(c, "修改密码", card("修改密码", <Island name="PasswordForm" component={PasswordForm} props={{ id: u.id, username: u.username }} />));
+});
+
+// Children whose content arrives with later features (documents, articles, downloads, favourites,
+// orders, VIP): each says what will appear here and links to the action that fills it.
+meRoutes.get("/me/document", (c) =>
+  page(c, "我的文档", card("我的文档", <EmptyState title="还没有上传过文档" text="上传的文档审核通过后会出现在这里，供他人阅读与下载。" action={{ href: "/upload", label: "上传文档" }} />)));
+
+meRoutes.get("/me/article", (c) =>
+  page(c, "我的文章", card("我的文章", <EmptyState title="还没有发布过文章" text="写下你的经验与见解，发布后的文章会出现在这里。" action={{ href: "/post", label: "发布文章" }} />)));
+
+meRoutes.get("/me/download", (c) =>
+  page(c, "我的下载", card("我的下载", <EmptyState icon="doc" title="还没有下载记录" text="下载过的文档会记录在这里，方便再次查找。" action={{ href: "/", label: "去发现文档" }} />)));
+
+meRoutes.get("/me/favorite", (c) =>
+  page(c, "我的收藏", card("我的收藏", <EmptyState icon="doc" title="还没有收藏" text="阅读文档时点击「收藏」，就能在这里快速找到它。" action={{ href: "/", label: "去发现文档" }} />)));
+
+meRoutes.get("/me/order", (c) => {
+  const s = getSettings();
+  const action = s.vip.enable ? { href: "/joinvip", label: "开通 VIP" } : { href: "/", label: "去发现文档" };
+  return page(c, "我的订单", card("我的订单", <EmptyState icon="order" title="还没有订单" text={`购买文档、开通 VIP 或${creditName()}充值后，订单会出现在这里。`} action={action} />));
+});
+
+meRoutes.get("/me/vip", (c) => {
+  const on = !!getSettings().vip.enable;
+  const body = on
+    ? <EmptyState icon="vip" title="你还不是 VIP 会员" text="开通 VIP 后可免广告浏览，并享受会员专属权益。" action={{ href: "/joinvip", label: "开通 VIP" }} />
+    : <EmptyState icon="vip" title="本站暂未开放 VIP 会员" text="网站开放 VIP 后，你可以在这里开通与查看会员信息。" />;
+  return page(c, "VIP 会员", card("VIP 会员", body));
+});
