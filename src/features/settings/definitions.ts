@@ -97,6 +97,18 @@ export const GROUPS: GroupDef[] = [
     ],
   },
   {
+    name: "converter", label: "转换设置", public: false,
+    settings: [
+      s("extension", "页面图片格式", "select", ".svg", { options: [{ value: ".svg", label: "SVG（矢量，清晰）" }, { value: ".png", label: "PNG" }, { value: ".webp", label: "WebP" }] }),
+      s("max_preview", "最多预览页数", "number", 50, { min: 1, max: 2000 }),
+      s("max_preview_percent", "最多预览比例（%）", "number", 100, { min: 1, max: 100 }),
+      s("enable_gzip", "页面图片 gzip 压缩", "switch", true),
+      s("timeout", "单个文档转换超时（分钟）", "number", 30, { min: 1, max: 600 }),
+      s("concurrency", "同时转换的文档数", "number", 1, { min: 1, max: 8 }),
+      s("max_pages", "最大页数（超过则转换失败）", "number", 3000, { min: 1, max: 100000 }),
+    ],
+  },
+  {
     name: "captcha", label: "验证码设置", public: true,
     settings: [
       s("type", "验证码类型", "select", "digit", { options: [{ value: "string", label: "字符" }, { value: "math", label: "算术" }, { value: "digit", label: "数字" }] }),
@@ -110,6 +122,10 @@ export const GROUPS: GroupDef[] = [
     settings: [
       s("sign_in", "每日签到奖励", "number", 1, { min: 0, max: 100000 }),
       s("register", "注册奖励", "number", 10, { min: 0, max: 100000 }),
+      s("document", "上传文档奖励（每篇）", "number", 5, { min: 0, max: 100000 }),
+      s("document_limit", "每天上传奖励次数上限", "number", 5, { min: 0, max: 1000 }),
+      s("favorite", "文档被收藏时奖励上传者", "number", 1, { min: 0, max: 100000 }),
+      s("favorite_limit", "每天收藏奖励次数上限", "number", 10, { min: 0, max: 1000 }),
     ],
   },
   {
