@@ -1,5 +1,6 @@
 // "获取验证码" for an e-mail address, with the resend countdown (shared piece, not an island).
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useCountdown } from "./useCountdown.ts";
 import { api } from "./api.ts";
 import { toast } from "./toast.ts";
 
@@ -7,13 +8,8 @@ const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
 /** type: 0 register, 2 find password, 3 verify (POST /user/email/code). */
 export function EmailCodeButton({ email, type, ready }: { email: string; type: 0 | 2 | 3; ready: boolean }) {
-  const [left, setLeft] = useState(0);
+  const [left, setLeft] = useCountdown();
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (left <= 0) return;
-    const t = setTimeout(() => setLeft((n) => n - 1), 1000);
-    return () => clearTimeout(t);
-  }, [left]);
   const send = async () => {
     if (!email.trim()) return toast("请输入邮箱", "error");
     if (!EMAIL.test(email.trim())) return toast("请输入正确的邮箱", "error");

@@ -1,5 +1,6 @@
 // The "获取验证码" button with its resend countdown; shared by the mobile forms (not an island itself).
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useCountdown } from "./useCountdown.ts";
 import { isMobile } from "#src/lib/format.ts";
 import { api } from "./api.ts";
 import type { Captcha } from "./CaptchaField.tsx";
@@ -17,13 +18,8 @@ export interface SmsCodeButtonProps {
 }
 
 export function SmsCodeButton({ mobile, type, interval, ready, captcha }: SmsCodeButtonProps) {
-  const [left, setLeft] = useState(0);
+  const [left, setLeft] = useCountdown();
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (left <= 0) return;
-    const t = setTimeout(() => setLeft((n) => n - 1), 1000);
-    return () => clearTimeout(t);
-  }, [left]);
   const send = async () => {
     if (!isMobile(mobile.trim())) return toast("请输入正确的手机号码", "error");
     if (captcha?.enabled && !captcha.value.trim()) return toast("请输入验证码", "error");

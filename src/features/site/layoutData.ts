@@ -5,7 +5,7 @@ import { contentVersion } from "#src/lib/contentVersion.ts";
 
 export interface NavItem { id: number; title: string; href: string; target: string; color: string; children: NavItem[] }
 export interface CategoryNode { id: number; title: string; parent_id: number; icon: string; cover: string; doc_count: number; description: string; children: CategoryNode[] }
-export interface AdItem { id: number; position: string; content: string }
+export interface AdItem { id: number; title: string; position: string; content: string }
 
 function tree<T extends { id: number; parent_id: number }>(rows: T[]): (T & { children: any[] })[] {
   const byId = new Map(rows.map((r) => [r.id, { ...r, children: [] as any[] }]));
@@ -51,7 +51,7 @@ export function layoutData(): LayoutData {
 export function adsFor(positions: string[], now = Date.now()): AdItem[] {
   if (!positions.length) return [];
   return getDb()
-    .select({ id: advertisement.id, position: advertisement.position, content: advertisement.content })
+    .select({ id: advertisement.id, title: advertisement.title, position: advertisement.position, content: advertisement.content })
     .from(advertisement)
     .where(and(
       inArray(advertisement.position, positions),

@@ -9,7 +9,8 @@ import { boolQuery, pageQuery } from "../crud/schema.ts";
 import { renderTablePage } from "../page.tsx";
 import { AD_POSITIONS, POSITION_VALUES } from "./positions.ts";
 import { advertisementCreate, advertisementUpdate } from "./schema.ts";
-import { activeAds, advertisementService as svc, listAllAds } from "./service.ts";
+import { advertisementService as svc, listAllAds } from "./service.ts";
+import { adsFor } from "#src/features/site/layoutData.ts";
 
 export const advertisementRoutes = new Hono<AppEnv>();
 advertisementRoutes.route("/", crudRoutes("advertisement", svc, { create: advertisementCreate, update: advertisementUpdate }));
@@ -31,7 +32,7 @@ advertisementRoutes.get("/api/v1/advertisement/list", validate("query", listQuer
     if (!isAdmin(c, "advertisement")) throw forbidden();
     return c.json(listAllAds({ positions, page: q.page, size: q.size }));
   }
-  return c.json({ advertisement: activeAds(positions) });
+  return c.json({ advertisement: adsFor(positions) });
 });
 
 const GROUPS = AD_POSITIONS.map((g) => ({ label: g.label, options: g.children }));

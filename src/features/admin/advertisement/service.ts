@@ -1,6 +1,4 @@
-import { and, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
-import { desc } from "drizzle-orm";
-import { getDb } from "#db/client.ts";
+import { desc, inArray } from "drizzle-orm";
 import { advertisement } from "#db/schema/site.ts";
 import { badRequest } from "#src/lib/errors.ts";
 import { crudService } from "../crud/service.ts";
@@ -14,22 +12,6 @@ export const advertisementService = crudService({
     if (s && e && e <= s) throw badRequest("结束时间必须晚于开始时间");
   },
 });
-
-/** What visitors get: enabled ads of the positions, inside their time window at `now`. */
-export function activeAds(positions: string[], now = Date.now()) {
-  if (!positions.length) return [];
-  return getDb()
-    .select({ id: advertisement.id, title: advertisement.title, position: advertisement.position, content: advertisement.content })
-    .from(advertisement)
-    .where(and(
-      inArray(advertisement.position, positions),
-      eq(advertisement.enable, true),
-      or(isNull(advertisement.start_time), lte(advertisement.start_time, now)),
-      or(isNull(advertisement.end_time), gt(advertisement.end_time, now)),
-    ))
-    .orderBy(desc(advertisement.id))
-    .all();
-}
 
 /** Admin list: every ad, optionally of some positions, newest first. */
 export function listAllAds(q: { positions: string[]; page: number; size: number }) {
