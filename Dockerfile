@@ -7,7 +7,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       ca-certificates nodejs npm \
       poppler-utils mupdf-tools \
-      libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui \
+      libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui calibre \
       fonts-noto-cjk fonts-wqy-microhei \
  && npm i -g bun \
  && bun --version \

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 . scripts/deps.sh
 
 ensure_bun
-ensure_apt poppler-utils mupdf-tools fonts-noto-cjk fonts-wqy-microhei ||
+ensure_apt poppler-utils mupdf-tools fonts-noto-cjk fonts-wqy-microhei \
+  libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui calibre ||
   echo "提示：系统软件包未能安装（需要 root 或 sudo）；网站可以运行，但文档转换不可用" >&2
 bun install
 seed_out="$(bun run seed)"

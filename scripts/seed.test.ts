@@ -98,6 +98,19 @@ describe("seed", () => {
     }
   });
 
+  test("documents: the eight sample files, uploaded and converted with the real tools, with page text", () => {
+    const docs = all<{ title: string; ext: string; status: number; pages: number; n: number }>(
+      "SELECT d.title, d.ext, d.status, d.pages, (SELECT count(*) FROM document_page p WHERE p.document_id = d.id AND p.text != '') AS n FROM document d ORDER BY d.ext",
+    );
+    expect(docs.map((d) => d.ext)).toEqual(["docx", "epub", "md", "pdf", "png", "pptx", "txt", "xlsx"]);
+    for (const d of docs) {
+      expect(d.status).toBe(2);
+      expect(d.pages).toBeGreaterThan(0);
+      if (d.ext !== "png") expect(d.n).toBeGreaterThan(0);
+    }
+    expect(all<{ n: number }>("SELECT count(*) AS n FROM document WHERE is_recommend = 1")[0]!.n).toBe(3);
+  });
+
   test("settings: site name and copyright year; no footer links to pages that do not exist yet", () => {
     const cfg = Object.fromEntries(all<{ k: string; value: string }>("SELECT category || '.' || name AS k, value FROM config").map((r) => [r.k, r.value]));
     expect(cfg["system.sitename"]).toBe("魔豆文库");

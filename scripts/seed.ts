@@ -1,7 +1,8 @@
 // `bun run seed`: demo site content in DATA_DIR's database — category trees, navigation, friend
 // links, banners, ads, a few settings — and the root administrator if there is none yet.
 // Idempotent: every row is looked up by its natural key first, and settings an admin already
-// changed are left alone. Documents and articles are not faked; uploading them is the real flow.
+// changed are left alone. Demo documents are the real sample files of assets/samples, uploaded and
+// converted through the product's own path (seed/documents.ts); nothing is faked.
 import { and, eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { config } from "#db/schema/config.ts";
@@ -12,6 +13,7 @@ import { storeImage } from "#src/features/admin/attachment/storage.ts";
 import { ensureRootAdmin } from "#src/features/auth/users.ts";
 import { updateConfig } from "#src/features/settings/service.ts";
 import { BANNER_THEMES, drawBanner } from "./seed/banners.ts";
+import { seedDocuments } from "./seed/documents.ts";
 
 type Tree = [title: string, description: string, children?: Tree[]];
 
@@ -147,9 +149,11 @@ if (import.meta.main) {
       () => getDb().insert(advertisement).values(ad).returning().get());
   }
   seedSettings();
+  // Documents need the administrator as their uploader.
+  const admin = await ensureRootAdmin(env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
+  await seedDocuments(docCats, counts);
   console.log(`演示数据：新增 ${counts.created} 项，已存在 ${counts.kept} 项（数据目录 ${env.DATA_DIR}）`);
 
-  const admin = await ensureRootAdmin(env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
   if (admin) {
     const password = admin.password ?? env.ADMIN_PASSWORD!;
     const line = "=".repeat(52);

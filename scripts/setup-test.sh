@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 . scripts/deps.sh
 
 ensure_bun
-ensure_apt chromium fonts-noto-cjk fonts-wqy-microhei poppler-utils mupdf-tools
+ensure_apt chromium fonts-noto-cjk fonts-wqy-microhei poppler-utils mupdf-tools \
+  libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui calibre
 bun install --frozen-lockfile
 bun run build
 exec bun run --silent test

@@ -14,6 +14,11 @@ import { usersRoutes } from "#src/features/users/routes.ts";
 import { oauthRoutes } from "#src/features/oauth/routes.tsx";
 import { emailRoutes } from "#src/features/email/routes.tsx";
 import { smsRoutes } from "#src/features/sms/routes.tsx";
+import { readerRoutes } from "#src/features/reader/routes.tsx";
+import { pageImageRoutes } from "#src/features/reader/pageImages.ts";
+import { categoryRoutes } from "#src/features/categories/routes.tsx";
+import { downloadRoutes } from "#src/features/downloads/routes.ts";
+import { documentRoutes } from "#src/features/documents/routes.ts";
 import { AppError, payloadTooLarge } from "#src/lib/errors.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { siteGuards } from "#src/http/guards.ts";
@@ -38,6 +43,8 @@ export function createApp() {
   app.use(requestLog);
   app.use(securityHeaders);
   app.route("/", assetRoutes);
+  // Page images are static files behind an access check: served like assets (reader/pageImages.ts).
+  app.route("/", pageImageRoutes);
   // Already-compressed bodies (gzip SVG pages, cached pages) pass through untouched.
   app.use(compress());
   // JSON APIs take at most 1 MB; upload routes stream files and enforce their own per-type limits.
@@ -59,6 +66,10 @@ export function createApp() {
   app.route("/", oauthRoutes);
   app.route("/", emailRoutes);
   app.route("/", smsRoutes);
+  app.route("/", readerRoutes);
+  app.route("/", categoryRoutes);
+  app.route("/", downloadRoutes);
+  app.route("/", documentRoutes);
 
   registerPermissions(app);
 

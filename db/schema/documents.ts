@@ -47,6 +47,10 @@ export const document = sqliteTable("document", {
   index("document_hash").on(t.hash),
   index("document_recommend").on(t.is_recommend, t.recommend_at),
   index("document_category_leaf").on(t.category_id),
+  // Category and home lists sort visible documents by these; without them a big category sorts in memory.
+  index("document_visible_downloads").on(t.status, t.deleted_at, t.download_count),
+  index("document_visible_views").on(t.status, t.deleted_at, t.view_count),
+  index("document_visible_score").on(t.status, t.deleted_at, t.score),
 ]);
 
 export const documentCategory = sqliteTable("document_category", {

@@ -8,6 +8,8 @@ const BENCHES = [
   ["size", "scripts/bench/size.ts"],
   ["ssr", "scripts/bench/ssr.ts"],
   ["auth", "scripts/bench/auth.ts"],
+  ["convert", "scripts/bench/convert.ts"],
+  ["pages", "scripts/bench/pages.ts"],
 ] as const;
 
 const results: [string, number][] = [];

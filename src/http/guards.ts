@@ -11,8 +11,8 @@ const OPEN_APIS = [/^\/api\/v1\/user\/(login|register|findpassword|captcha|email
 // A closed site admits anonymous users to the login page only, and to what signing in needs.
 const CLOSED_APIS = [/^\/api\/v1\/user\/(login|captcha|logout)/, /^\/api\/v1\/sms$/, /^\/api\/v1\/settings$/];
 const ALWAYS = [/^\/assets\//, /^\/healthz$/, /^\/favicon\.ico$/, /^\/robots\.txt$/];
-// The personal centre and the AI chat pages need a signed-in user whatever the site mode.
-const LOGIN_PAGES = [/^\/me(\/|$)/, /^\/chat(\/|$)/];
+// The personal centre, the upload page and the AI chat pages need a signed-in user whatever the site mode.
+const LOGIN_PAGES = [/^\/me(\/|$)/, /^\/chat(\/|$)/, /^\/upload$/];
 
 const matches = (list: RegExp[], path: string) => list.some((r) => r.test(path));
 

@@ -4,6 +4,8 @@ import { registerJob } from "./worker.ts";
 import { purgeFinishedJobs } from "./queue.ts";
 import { purgeExpiredSessions } from "#src/features/auth/sessions.ts";
 import "#src/features/users/punishments/jobs.ts";
+import "#src/features/convert/job.ts";
+import "#src/features/site/sitemap.ts";
 
 // House-keeping every six hours: expired sessions, and finished jobs older than a week.
 registerJob("sessions.purge", async () => {

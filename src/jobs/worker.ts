@@ -17,13 +17,15 @@ export interface JobOptions {
   timeoutMs?: number;
   /** recurring kinds: one job is kept scheduled, the next one enqueued when a run completes */
   everyMs?: number;
+  /** at most this many jobs of the kind run at once in this process (read before every claim) */
+  concurrency?: () => number;
 }
 
-const handlers = new Map<string, { fn: JobHandler; timeoutMs: number; everyMs?: number }>();
+const handlers = new Map<string, { fn: JobHandler; timeoutMs: number; everyMs?: number; concurrency?: () => number }>();
 const HEARTBEAT_MS = 10_000;
 
 export function registerJob(kind: string, fn: JobHandler, opts: JobOptions = {}) {
-  handlers.set(kind, { fn, timeoutMs: opts.timeoutMs ?? 10 * 60_000, everyMs: opts.everyMs });
+  handlers.set(kind, { fn, timeoutMs: opts.timeoutMs ?? 10 * 60_000, everyMs: opts.everyMs, concurrency: opts.concurrency });
 }
 
 export interface WorkerOptions { concurrency?: number; pollMs?: number; /** how long stop() lets running jobs finish */ stopGraceMs?: number }
@@ -36,6 +38,9 @@ export function startWorker(opts: WorkerOptions = {}) {
   if (recovered) log("warn", "jobs recovered after restart", { count: recovered });
   for (const [kind, h] of handlers) if (h.everyMs) enqueueOnce(kind);
   let running = 0;
+  const runningByKind = new Map<string, number>();
+  // Kinds with a free slot under their own limit (e.g. converter.concurrency for conversions).
+  const claimable = () => [...handlers].filter(([kind, h]) => !h.concurrency || (runningByKind.get(kind) ?? 0) < Math.max(1, h.concurrency())).map(([kind]) => kind);
   let stopped = false;
   const active = new Set<Promise<void>>();
   const controllers = new Set<AbortController>();
@@ -86,11 +91,13 @@ export function startWorker(opts: WorkerOptions = {}) {
     if (stopped) return;
     try {
       while (running < concurrency) {
-        const job = claim([...handlers.keys()]);
+        const job = claim(claimable());
         if (!job) break;
         running++;
+        runningByKind.set(job.kind, (runningByKind.get(job.kind) ?? 0) + 1);
         const p = runOne(job).finally(() => {
           running--;
+          runningByKind.set(job.kind, runningByKind.get(job.kind)! - 1);
           active.delete(p);
           queueMicrotask(tick);
         });

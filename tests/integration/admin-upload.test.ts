@@ -79,7 +79,7 @@ describe("POST /api/v1/upload/banner", () => {
     expect((await upload(empty)).body.message).toBe("请选择要上传的图片");
     const json = await t.req("POST", "/api/v1/upload/banner", { token: t.rootToken, body: { file: "x" } });
     expect([json.status, json.body.message]).toEqual([400, "请使用 multipart/form-data 上传图片"]);
-    expect((await t.req("POST", "/api/v1/upload/document", { token: t.rootToken, body: uploadForm(pngBytes(2, 2), "a.png") })).status).toBe(404);
+    expect((await t.req("POST", "/api/v1/upload/nosuchkind", { token: t.rootToken, body: uploadForm(pngBytes(2, 2), "a.png") })).status).toBe(404);
   });
 });
 

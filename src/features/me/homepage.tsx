@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { ReactNode } from "react";
 import { Avatar } from "#islands/UserMenu.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
+import { UserDocuments } from "#src/features/documents/views/UserDocuments.tsx";
 import { renderNotFound } from "#src/features/site/errorPages.tsx";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { formatDate } from "#src/lib/format.ts";
@@ -81,9 +82,13 @@ homepageRoutes.get("/user/:id{[0-9]+}", (c) =>
   }));
 
 homepageRoutes.get("/user/:id{[0-9]+}/document", (c) =>
-  render(c, "document", (_id, mine) => mine
-    ? <EmptyState title="你还没有上传文档" text="上传的文档会展示在你的个人主页上。" action={{ href: "/upload", label: "上传文档" }} />
-    : <EmptyState title="TA 还没有上传文档" />));
+  render(c, "document", (id, mine) => {
+    const page = Math.max(1, Math.min(10_000, Number(c.req.query("page")) || 1));
+    const empty = mine
+      ? <EmptyState title="你还没有公开的文档" text="上传的文档转换完成（需要审核的在审核通过）后会展示在这里。" action={{ href: "/upload", label: "上传文档" }} />
+      : <EmptyState title="TA 还没有上传文档" />;
+    return <UserDocuments userId={id} page={page} empty={empty} />;
+  }));
 
 homepageRoutes.get("/user/:id{[0-9]+}/article", (c) =>
   render(c, "article", (_id, mine) => mine

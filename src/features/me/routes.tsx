@@ -7,12 +7,15 @@ import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { unauthorized } from "#src/lib/errors.ts";
 import { Island } from "#src/views/Island.tsx";
 import { renderPage } from "#src/views/render.tsx";
+import { MyDocuments } from "#src/features/documents/views/MyDocuments.tsx";
+import { MyDownloads } from "#src/features/downloads/views/MyDownloads.tsx";
 import { meApi } from "./api.ts";
 import { homepageRoutes } from "./homepage.tsx";
 import { overviewOf } from "./service.ts";
 import { MeIndexView } from "./views/MeIndexView.tsx";
 import { MeLayout } from "./views/MeLayout.tsx";
 import { EmptyState } from "./views/parts.tsx";
+import { MeFavorites } from "#src/features/reader/views/MeFavorites.tsx";
 
 /** The personal centre (/me and its children), the public homepage (/user/{id}) and their APIs. */
 export const meRoutes = new Hono<AppEnv>();
@@ -49,19 +52,20 @@ meRoutes.get("/me/password", (c) => {
   return page(c, "修改密码", card("修改密码", <Island name="PasswordForm" component={PasswordForm} props={{ id: u.id, username: u.username }} />));
 });
 
-// Children whose content arrives with later features (documents, articles, downloads, favourites,
-// orders, VIP): each says what will appear here and links to the action that fills it.
-meRoutes.get("/me/document", (c) =>
-  page(c, "我的文档", card("我的文档", <EmptyState title="还没有上传过文档" text="上传的文档审核通过后会出现在这里，供他人阅读与下载。" action={{ href: "/upload", label: "上传文档" }} />)));
+// Children whose content arrives with later features (articles, orders, VIP): each says what
+// will appear here and links to the action that fills it.
+meRoutes.get("/me/document", (c) => page(c, "我的文档", card("我的文档", <MyDocuments userId={self(c).id} />)));
 
 meRoutes.get("/me/article", (c) =>
   page(c, "我的文章", card("我的文章", <EmptyState title="还没有发布过文章" text="写下你的经验与见解，发布后的文章会出现在这里。" action={{ href: "/post", label: "发布文章" }} />)));
 
-meRoutes.get("/me/download", (c) =>
-  page(c, "我的下载", card("我的下载", <EmptyState icon="doc" title="还没有下载记录" text="下载过的文档会记录在这里，方便再次查找。" action={{ href: "/", label: "去发现文档" }} />)));
+meRoutes.get("/me/download", (c) => {
+  const n = Math.max(1, Math.min(10_000, Math.floor(Number(c.req.query("page"))) || 1));
+  return page(c, "我的下载", card("我的下载", <MyDownloads userId={self(c).id} page={n} creditName={creditName()} />));
+});
 
 meRoutes.get("/me/favorite", (c) =>
-  page(c, "我的收藏", card("我的收藏", <EmptyState icon="doc" title="还没有收藏" text="阅读文档时点击「收藏」，就能在这里快速找到它。" action={{ href: "/", label: "去发现文档" }} />)));
+  page(c, "我的收藏", card("我的收藏", <MeFavorites userId={self(c).id} page={c.req.query("page")} />)));
 
 meRoutes.get("/me/order", (c) => {
   const s = getSettings();

@@ -12,6 +12,11 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   banner: { label: "横幅", page: "/admin/banner" },
   advertisement: { label: "广告", page: "/admin/advertisement" },
   attachment: { label: "附件", page: "/admin/attachment" },
+  category: { label: "分类", page: "/admin/document/category" },
+  sitemap: { label: "站点地图", page: "/admin/config" },
+  // The document screens share one page group: list, recycle bin and review all use /api/v1/document/*.
+  document: { label: "文档", page: "/admin/document" },
+  language: { label: "文档语言", page: "/admin/document/language" },
   upload: { label: "上传", page: "/admin/banner" },
   user: { label: "用户", page: "/admin/user/list" },
   group: { label: "用户组", page: "/admin/user/group" },
@@ -19,6 +24,7 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   punishment: { label: "惩罚", page: "/admin/user/punishment" },
   sms: { label: "短信", page: "/admin/user/sms" },
   email: { label: "邮件", page: "/admin/config" },
+  report: { label: "举报", page: "/admin/report" },
 };
 
 /** Admin pages anyone with admin access may open (spec §6: AI management, its children, navigation). */

@@ -53,7 +53,7 @@ export const GROUPS: GroupDef[] = [
       s("enable_verify_register_email", "注册需要验证邮箱", "switch", false),
       s("enable_register_mobile", "开放手机号注册与登录", "switch", false),
       s("code_pepper", "验证码加密密钥", "password", "", { secret: true, maxLength: 128, placeholder: "留空则首次发送验证码时自动生成；修改后未使用的验证码全部失效" }),
-      s("document_allowed_ext", "允许上传的文档格式", "text", ".pdf,.doc,.docx,.ppt,.pptx,.xls,.xlsx,.txt,.epub,.mobi,.md,.odt,.odp,.ods,.rtf", { public: true }),
+      s("document_allowed_ext", "允许上传的文档格式", "text", ".pdf,.doc,.docx,.ppt,.pptx,.xls,.xlsx,.wps,.odt,.odp,.ods,.rtf,.txt,.md,.epub,.mobi,.azw3,.png,.jpg,.jpeg,.gif,.webp", { public: true }),
       s("max_document_size", "文档最大体积（MB）", "number", 50, { min: 1, max: 2048 }),
     ],
   },

@@ -1,23 +1,18 @@
+import { EmptyState } from "#src/features/categories/views/parts.tsx";
+import { DocumentCard, DocumentLines, DocumentList, ExtBadge, compactCount, type DocumentCardData } from "#src/views/components/DocumentCard.tsx";
 import type { CategoryNode } from "./layoutData.ts";
 
 export interface HomeProps {
   banners: { id: number; title: string; path: string; url: string }[];
   categories: CategoryNode[];
+  recommended: DocumentCardData[];
+  latest: DocumentCardData[];
+  /** newest documents of each top-level category's subtree, by category id */
+  blocks: Record<number, DocumentCardData[]>;
   articleCategories: CategoryNode[];
   sitename: string;
   description: string;
   creditName: string;
-}
-
-function EmptyState({ title, text, action }: { title: string; text: string; action?: { href: string; label: string } }) {
-  return (
-    <div className="empty-state">
-      <svg viewBox="0 0 64 64" width="56" height="56" aria-hidden="true"><rect x="14" y="8" width="36" height="48" rx="4" fill="#eef2f7" stroke="#c9d3e0" strokeWidth="2" /><path d="M22 22h20M22 30h20M22 38h12" stroke="#c9d3e0" strokeWidth="3" strokeLinecap="round" /></svg>
-      <p className="empty-title">{title}</p>
-      <p className="muted">{text}</p>
-      {action ? <a className="btn btn-sm" href={action.href}>{action.label}</a> : null}
-    </div>
-  );
 }
 
 function Banners({ banners, sitename, description, creditName }: Pick<HomeProps, "banners" | "sitename" | "description" | "creditName">) {
@@ -55,6 +50,23 @@ function Banners({ banners, sitename, description, creditName }: Pick<HomeProps,
   );
 }
 
+/** A category block: the newest three as cover cards, the rest as title lines. */
+function BlockDocs({ docs, description }: { docs: DocumentCardData[]; description: string }) {
+  if (!docs.length) return <EmptyState compact title="该分类暂无文档" text={description || "上传文档时选择此分类即可出现在这里。"} />;
+  return (
+    <>
+      <div className="block-covers">{docs.slice(0, 3).map((d) => <DocumentCard key={d.uuid} doc={d} />)}</div>
+      {docs.length > 3 ? (
+        <ul className="block-lines">
+          {docs.slice(3).map((d) => (
+            <li key={d.uuid}><ExtBadge ext={d.ext} /><a href={`/document/${d.uuid}`} title={d.title}>{d.title}</a><span className="muted">{compactCount(d.view_count)}浏览</span></li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 export function HomeView(p: HomeProps) {
   return (
     <div className="container home">
@@ -62,13 +74,13 @@ export function HomeView(p: HomeProps) {
         <Banners banners={p.banners} sitename={p.sitename} description={p.description} creditName={p.creditName} />
         <aside className="home-side card">
           <h2 className="card-title">推荐文档</h2>
-          <EmptyState title="暂无推荐文档" text="管理员推荐的优质文档会出现在这里。" />
+          {p.recommended.length ? <DocumentLines docs={p.recommended} count="download" /> : <EmptyState title="暂无推荐文档" text="管理员推荐的优质文档会出现在这里。" />}
         </aside>
       </div>
 
       <section className="card">
         <div className="card-head"><h2 className="card-title">最新文档</h2><a href="/category" className="more">更多 ›</a></div>
-        <EmptyState title="还没有文档" text="成为第一个分享知识的人吧。" action={{ href: "/upload", label: "上传文档" }} />
+        {p.latest.length ? <DocumentList docs={p.latest} /> : <EmptyState title="还没有文档" text="成为第一个分享知识的人吧。" action={{ href: "/upload", label: "上传文档" }} />}
       </section>
 
       {p.categories.length ? (
@@ -79,10 +91,11 @@ export function HomeView(p: HomeProps) {
                 <h2 className="card-title"><a href={`/category/${c.id}`}>{c.title}</a></h2>
                 <a className="more" href={`/category/${c.id}`}>更多 ›</a>
               </div>
+              {c.cover ? <a className="block-cover" href={`/category/${c.id}`} tabIndex={-1} aria-hidden="true"><img src={c.cover} alt="" loading="lazy" /></a> : null}
               {c.children.length ? (
                 <div className="chips">{c.children.map((s) => <a key={s.id} className="chip" href={`/category/${s.id}`}>{s.title}</a>)}</div>
               ) : null}
-              <EmptyState title="该分类暂无文档" text={c.description || "上传文档时选择此分类即可出现在这里。"} />
+              <BlockDocs docs={p.blocks[c.id] ?? []} description={c.description} />
             </div>
           ))}
         </section>

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
-import { advertisement, banner, category, friendlink, navigation } from "#db/schema/site.ts";
+import { advertisement, banner, friendlink, navigation } from "#db/schema/site.ts";
+import { publicDocCategories } from "#src/features/categories/service.ts";
+import { buildTree } from "#src/features/categories/tree.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
 
 export interface NavItem { id: number; title: string; href: string; target: string; color: string; children: NavItem[] }
@@ -31,16 +33,11 @@ export function layoutData(): LayoutData {
   if (memo?.version === contentVersion()) return memo.data;
   const db = getDb();
   const navRows = db.select().from(navigation).where(eq(navigation.enable, true)).orderBy(asc(navigation.sort), asc(navigation.id)).all();
-  const catRows = db
-    .select({ id: category.id, title: category.title, parent_id: category.parent_id, icon: category.icon, cover: category.cover, doc_count: category.doc_count, description: category.description, type: category.type })
-    .from(category)
-    .where(eq(category.enable, true))
-    .orderBy(asc(category.sort), asc(category.id))
-    .all();
   const data: LayoutData = {
     navigation: tree(navRows.map((n) => ({ id: n.id, parent_id: n.parent_id, title: n.title, href: n.href, target: n.target, color: n.color }))) as NavItem[],
-    docCategories: tree(catRows.filter((c) => c.type === 0).map(({ type: _t, ...c }) => c)) as CategoryNode[],
-    articleCategories: tree(catRows.filter((c) => c.type === 1).map(({ type: _t, ...c }) => c)) as CategoryNode[],
+    // Enabled and reachable only, minus empty document categories when display.hide_category_without_document is on.
+    docCategories: buildTree(publicDocCategories(0)),
+    articleCategories: buildTree(publicDocCategories(1)),
     friendlinks: db.select({ id: friendlink.id, title: friendlink.title, link: friendlink.link }).from(friendlink).where(eq(friendlink.enable, true)).orderBy(asc(friendlink.sort), asc(friendlink.id)).all(),
   };
   memo = { version: contentVersion(), data };

@@ -15,7 +15,9 @@ const ICONS: Record<string, string> = {
   friendlink: "M10.6 13.4a1 1 0 0 1 0-1.4l3.5-3.5a1 1 0 1 1 1.4 1.4L12 13.4a1 1 0 0 1-1.4 0M7 17a3 3 0 0 1 0-4.2l2-2 1.4 1.4-2 2a1 1 0 0 0 1.4 1.4l2-2 1.4 1.4-2 2A3 3 0 0 1 7 17m10-10a3 3 0 0 1 0 4.2l-2 2-1.4-1.4 2-2a1 1 0 0 0-1.4-1.4l-2 2-1.4-1.4 2-2A3 3 0 0 1 17 7",
   banner: "M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2M8.5 13.5l2.5 3 3.5-4.5 4.5 6H5z",
   advertisement: "M18 11v2h4v-2zm-2 6.6 3.2 2.4 1.2-1.6-3.2-2.4zM20.4 5.6 19.2 4 16 6.4l1.2 1.6zM4 9a2 2 0 0 0-2 2v2a2 2 0 0 0 2 2h1v4h2v-4h1l5 3V6L8 9zm11.5 3A4.5 4.5 0 0 0 14 8.7v6.6a4.5 4.5 0 0 0 1.5-3.3",
+  document: "M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zm4 18H6V4h7v5h5zM8 12h8v2H8zm0 4h8v2H8z",
   user: "M16 11c1.66 0 2.99-1.34 2.99-3S17.66 5 16 5s-3 1.34-3 3 1.34 3 3 3m-8 0c1.66 0 2.99-1.34 2.99-3S9.66 5 8 5 5 6.34 5 8s1.34 3 3 3m0 2c-2.33 0-7 1.17-7 3.5V19h14v-2.5c0-2.33-4.67-3.5-7-3.5m8 0c-.29 0-.62.02-.97.05 1.16.84 1.97 1.97 1.97 3.45V19h6v-2.5c0-2.33-4.67-3.5-7-3.5",
+  report: "M5 21V4h9.5l.5 2H20v10h-6.5l-.5-2H7v7zm2-9h7.6l.5 2H18V8h-4.6l-.5-2H7z",
   attachment: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
 };
 
@@ -27,6 +29,15 @@ export const ADMIN_MENU: MenuItem[] = [
   {
     key: "config", label: "系统设置", href: "/admin/config/system", icon: "config",
     children: GROUPS.map((g) => ({ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` })),
+  },
+  {
+    key: "document", label: "文档管理", href: "/admin/document/list", icon: "document",
+    children: [
+      { key: "document/category", label: "分类管理", href: "/admin/document/category" },
+      { key: "document/list", label: "文档列表", href: "/admin/document/list" },
+      { key: "document/recycle", label: "回收站", href: "/admin/document/recycle" },
+      { key: "document/language", label: "语言管理", href: "/admin/document/language" },
+    ],
   },
   {
     key: "user", label: "用户管理", href: "/admin/user/list", icon: "user",
@@ -43,6 +54,7 @@ export const ADMIN_MENU: MenuItem[] = [
   { key: "banner", label: "横幅管理", href: "/admin/banner", icon: "banner" },
   { key: "advertisement", label: "广告管理", href: "/admin/advertisement", icon: "advertisement" },
   { key: "attachment", label: "附件管理", href: "/admin/attachment", icon: "attachment" },
+  { key: "report", label: "举报管理", href: "/admin/report", icon: "report" },
 ];
 
 const Icon = ({ name }: { name: string }) => (

@@ -3,7 +3,7 @@
 
 export interface ToolStatus { name: string; label: string; installed: boolean; version: string; package: string; error: string }
 
-const TOOLS: { name: string; label: string; args: string[]; package: string }[] = [
+export const TOOLS: { name: string; label: string; args: string[]; package: string }[] = [
   { name: "soffice", label: "LibreOffice（Office 文档转 PDF）", args: ["--version"], package: "libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui" },
   { name: "mutool", label: "MuPDF（PDF 页面渲染）", args: ["-v"], package: "mupdf-tools" },
   { name: "pdftotext", label: "Poppler pdftotext（PDF 文本提取）", args: ["-v"], package: "poppler-utils" },

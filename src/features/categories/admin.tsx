@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import { MAX_IMAGE_BYTES, storeImage } from "#src/features/admin/attachment/storage.ts";
+import { renderAdmin } from "#src/features/admin/page.tsx";
+import { adminApi, adminPage } from "#src/http/adminOnly.ts";
+import { clientIp, type AppEnv } from "#src/http/context.ts";
+import { badRequest, payloadTooLarge } from "#src/lib/errors.ts";
+import { Island } from "#src/views/Island.tsx";
+import AdminCategoryTree from "#islands/AdminCategoryTree.tsx";
+import { categoriesOfType } from "./service.ts";
+
+export const categoryAdminRoutes = new Hono<AppEnv>();
+
+// Cover and icon images (attachment type 6). Multipart `file`; the declared size is checked before parsing.
+categoryAdminRoutes.post("/api/v1/upload/category", adminApi, async (c) => {
+  if (Number(c.req.header("content-length") ?? 0) > MAX_IMAGE_BYTES + 64 * 1024) throw payloadTooLarge("图片大小不能超过 5 MB");
+  if (!c.req.header("content-type")?.startsWith("multipart/form-data")) throw badRequest("请使用 multipart/form-data 上传图片");
+  const form = await c.req.formData().catch(() => null);
+  const file = form?.get("file");
+  if (!(file instanceof File)) throw badRequest("请选择要上传的图片");
+  const row = await storeImage(file, "category", { userId: c.get("user")!.id, ip: clientIp(c) });
+  return c.json({ message: "上传成功", ...row });
+});
+
+categoryAdminRoutes.get("/admin/document/category", adminPage, (c) => {
+  return renderAdmin(c, {
+    title: "文档分类",
+    active: "document/category",
+    children: (
+      <section className="adm-card">
+        <div className="adm-intro">
+          <p>分类可以无限层级。文档会同时计入其所在分类及全部上级分类；有子分类或文档的分类不能删除，可以先禁用。启用「隐藏没有文档的分类」（显示设置）后，前台不显示文档数为 0 的分类。</p>
+        </div>
+        <Island name="AdminCategoryTree" component={AdminCategoryTree} props={{ type: 0, initial: categoriesOfType(0) }} />
+      </section>
+    ),
+  });
+});

@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { ConvertError, run, type RunOptions } from "./tools.ts";
+
+// Steps on a PDF: inspect, take the text of every page, render the preview pages and the cover.
+
+export type PageExt = ".svg" | ".png" | ".webp";
+export interface PdfInfo { pages: number; width: number; height: number }
+
+/** Cover thumbnails are 210:297 (A4 portrait), stored at twice that for high-density screens. */
+export const COVER_WIDTH = 420;
+export const COVER_HEIGHT = 594;
+
+/** Page count and the first page's size in points; refuses password-protected and broken files. */
+export async function inspectPdf(file: string, ro: RunOptions): Promise<PdfInfo> {
+  const r = await run("pdfinfo", ["-f", "1", "-l", "1", file], { ...ro, maxStdout: 1 << 20 });
+  if (r.code !== 0) {
+    if (/password/i.test(r.stderr)) throw new ConvertError("文档已加密，无法转换");
+    throw new ConvertError("文件已损坏，无法读取（PDF 结构错误）");
+  }
+  const pages = Number(/^Pages:\s+(\d+)/m.exec(r.stdout)?.[1] ?? 0);
+  if (!pages) throw new ConvertError("文件已损坏，无法读取（没有任何页面）");
+  const size = /^Page\s+1 size:\s+([\d.]+) x ([\d.]+)/m.exec(r.stdout) ?? /^Page size:\s+([\d.]+) x ([\d.]+)/m.exec(r.stdout);
+  const rot = Number(/^Page\s+1 rot:\s+(\d+)/m.exec(r.stdout)?.[1] ?? 0);
+  let width = Math.round(Number(size?.[1] ?? 595));
+  let height = Math.round(Number(size?.[2] ?? 842));
+  if (rot % 180 === 90) [width, height] = [height, width];
+  return { pages, width, height };
+}
+
+/** The text of every page, in page order (pdftotext ends each page with a form feed). */
+export async function pageTexts(file: string, pages: number, ro: RunOptions): Promise<string[]> {
+  const r = await run("pdftotext", ["-layout", "-enc", "UTF-8", "-q", file, "-"], ro);
+  if (r.code !== 0) throw new ConvertError("文件已损坏，无法提取文字");
+  const parts = r.stdout.split("\f");
+  return Array.from({ length: pages }, (_, i) => cleanPageText(parts[i] ?? ""));
+}
+
+/** Trailing spaces and runs of blank lines carry no meaning for search or the AI. */
+const cleanPageText = (t: string) => t.replace(/[ \t\u3000]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
+
+const firstError = (stderr: string) => stderr.split("\n").find((l) => /^error:/.test(l))?.replace(/^error:\s*/, "") ?? "";
+
+/**
+ * Renders pages 1..count into `dir` as N.svg / N.png / N.webp, with N.gzip.svg copies when asked.
+ * mutool exits 0 even when a page fails, so every expected file is checked.
+ */
+export async function renderPages(file: string, count: number, ext: PageExt, gzip: boolean, dir: string, ro: RunOptions) {
+  mkdirSync(dir, { recursive: true });
+  if (count < 1) return;
+  const format = ext === ".svg" ? "svg" : "png";
+  const args = ["draw", "-q", "-F", format, "-o", join(dir, `%d.${format}`)];
+  if (format === "png") args.push("-r", "96");
+  const r = await run("mutool", [...args, file, `1-${count}`], ro);
+  for (let n = 1; n <= count; n++) {
+    if (!existsSync(join(dir, `${n}.${format}`))) {
+      const why = firstError(r.stderr);
+      throw new ConvertError(`第 ${n} 页渲染失败${why ? `：${why.slice(0, 120)}` : "，文件可能已损坏"}`);
+    }
+  }
+  if (ext === ".webp") {
+    // sharp runs on libuv's thread pool, so these encodes stay off the event loop.
+    for (let n = 1; n <= count; n++) {
+      ro.signal.throwIfAborted();
+      const png = join(dir, `${n}.png`);
+      await sharp(png).webp({ quality: 82 }).toFile(join(dir, `${n}.webp`));
+      unlinkSync(png);
+    }
+  }
+  if (ext === ".svg" && gzip) {
+    for (let n = 1; n <= count; n++) {
+      writeFileSync(join(dir, `${n}.gzip.svg`), Bun.gzipSync(readFileSync(join(dir, `${n}.svg`)), { level: 6 }));
+    }
+  }
+}
+
+/**
+ * The first page as a 420×594 PNG (210:297): a portrait page is cropped from the top, a landscape
+ * one (slides, spreadsheets) is fitted whole on white, since a portrait crop would keep a sliver.
+ */
+export async function renderCover(file: string, info: PdfInfo, out: string, ro: RunOptions) {
+  // Just enough resolution to fill the thumbnail after cropping, never absurd for tiny or huge pages.
+  const dpi = Math.min(300, Math.max(30, Math.ceil(72 * Math.max(COVER_WIDTH / info.width, COVER_HEIGHT / info.height))));
+  const src = `${out}.src.png`;
+  const r = await run("mutool", ["draw", "-q", "-F", "png", "-r", String(dpi), "-o", src, file, "1"], ro);
+  if (!existsSync(src) || statSync(src).size === 0) {
+    throw new ConvertError(`封面生成失败${firstError(r.stderr) ? `：${firstError(r.stderr).slice(0, 120)}` : ""}`);
+  }
+  const landscape = info.width > info.height;
+  await sharp(src).flatten({ background: "#ffffff" })
+    .resize(COVER_WIDTH, COVER_HEIGHT, landscape ? { fit: "contain", background: "#ffffff" } : { fit: "cover", position: "top" })
+    .png().toFile(out);
+  unlinkSync(src);
+}

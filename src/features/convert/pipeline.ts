@@ -1,0 +1,136 @@
+import { existsSync, readFileSync, renameSync, rmSync, statSync, cpSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { coverPath, documentDir, pagesDir } from "#src/features/documents/paths.ts";
+import { setting } from "#src/features/settings/service.ts";
+import { extractKeywords, summarize } from "./keywords.ts";
+import { inspectPdf, pageTexts, renderCover, renderPages, type PageExt } from "./pdf.ts";
+import { sniffDocument, type Sniffed } from "./sniff.ts";
+import { toPdf } from "./topdf.ts";
+import { ConvertError, type RunOptions } from "./tools.ts";
+
+export interface ConverterSettings {
+  extension: PageExt;
+  maxPreview: number;
+  maxPreviewPercent: number;
+  gzip: boolean;
+  timeoutMs: number;
+  maxPages: number;
+}
+
+/** The `converter` settings group, with sane bounds whatever the table holds. */
+export function converterSettings(): ConverterSettings {
+  const ext = String(setting("converter", "extension"));
+  const num = (name: string, def: number) => {
+    const n = Number(setting("converter", name));
+    return Number.isFinite(n) && n > 0 ? n : def;
+  };
+  return {
+    extension: ext === ".png" || ext === ".webp" ? ext : ".svg",
+    maxPreview: Math.floor(num("max_preview", 50)),
+    maxPreviewPercent: Math.min(100, num("max_preview_percent", 100)),
+    gzip: Boolean(setting("converter", "enable_gzip")),
+    timeoutMs: num("timeout", 30) * 60_000,
+    maxPages: Math.floor(num("max_pages", 3000)),
+  };
+}
+
+/** How many pages get images: min(max_preview, ceil(pages × max_preview_percent %)). */
+export const previewCount = (pages: number, s: Pick<ConverterSettings, "maxPreview" | "maxPreviewPercent">) =>
+  Math.max(Math.min(pages, 1), Math.min(pages, s.maxPreview, Math.ceil((pages * s.maxPreviewPercent) / 100)));
+
+export interface Converted {
+  type: Sniffed;
+  pages: number;
+  preview: number;
+  width: number;
+  height: number;
+  /** text of page 1…pages */
+  texts: string[];
+  /** rendered pages and cover, still in the work dir until published */
+  pagesDir: string;
+  cover: string;
+  description: string;
+  keywords: string[];
+  timings: Record<string, number>;
+}
+
+export interface ConvertOptions {
+  /** the file name or stored extension: only decides between look-alikes (doc/wps, txt/md) */
+  hint: string;
+  workDir: string;
+  signal: AbortSignal;
+  settings: ConverterSettings;
+  progress?: (pct: number) => void;
+}
+
+/** The whole conversion of one original file inside a work dir. Throws ConvertError with a Chinese message. */
+export async function convertFile(file: string, opts: ConvertOptions): Promise<Converted> {
+  const { workDir, signal, settings } = opts;
+  // Tools run inside the work dir: a relative path would point there.
+  const src = resolve(file);
+  const ro: RunOptions = { signal, workDir };
+  const timings: Record<string, number> = {};
+  let t = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - t);
+    t = now;
+  };
+
+  if (!existsSync(src)) throw new ConvertError("原始文件不存在，请重新上传");
+  if (statSync(src).size === 0) throw new ConvertError("文件为空（0 字节），无法转换");
+  const type = sniffDocument(readFileSync(src), opts.hint);
+  if (!type) throw new ConvertError("无法识别的文件格式：文件内容不是受支持的文档（PDF、Office、电子书、文本或图片）");
+
+  const pdf = await toPdf(src, type, ro);
+  lap("toPdf");
+  opts.progress?.(30);
+  const info = await inspectPdf(pdf, ro);
+  if (info.pages > settings.maxPages) {
+    throw new ConvertError(`文档共 ${info.pages} 页，超过允许的最大页数 ${settings.maxPages} 页`);
+  }
+  lap("inspect");
+  const preview = previewCount(info.pages, settings);
+  const pages = join(workDir, "pages");
+  const cover = join(workDir, "cover.png");
+  // Text and images come from separate tools: run them side by side.
+  const [texts] = await Promise.all([
+    pageTexts(pdf, info.pages, ro),
+    renderPages(pdf, preview, settings.extension, settings.gzip, pages, ro),
+    renderCover(pdf, info, cover, ro),
+  ]);
+  lap("render");
+  opts.progress?.(90);
+  const all = texts.join("\n");
+  const result: Converted = {
+    type, pages: info.pages, preview, width: info.width, height: info.height, texts, pagesDir: pages, cover,
+    description: summarize(all), keywords: extractKeywords(all), timings,
+  };
+  lap("keywords");
+  return result;
+}
+
+const move = (from: string, to: string) => {
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    // Another file system (DATA_DIR/tmp mounted elsewhere): copy instead.
+    if ((e as NodeJS.ErrnoException).code !== "EXDEV") throw e;
+    cpSync(from, to, { recursive: true });
+    rmSync(from, { recursive: true, force: true });
+  }
+};
+
+/**
+ * Moves the rendered pages and cover to the document's hash folder. The old pages folder is
+ * replaced as a whole, so no stale page of an earlier conversion survives.
+ */
+export function publish(hash: string, c: Pick<Converted, "pagesDir" | "cover">) {
+  mkdirSync(documentDir(hash), { recursive: true });
+  const dest = pagesDir(hash);
+  const old = `${dest}.old-${process.pid}-${Date.now()}`;
+  if (existsSync(dest)) renameSync(dest, old);
+  move(c.pagesDir, dest);
+  rmSync(old, { recursive: true, force: true });
+  move(c.cover, coverPath(hash));
+}
