@@ -52,6 +52,7 @@ export const GROUPS: GroupDef[] = [
       s("enable_captcha_find_password", "找回密码需要验证码", "switch", false),
       s("enable_verify_register_email", "注册需要验证邮箱", "switch", false),
       s("enable_register_mobile", "开放手机号注册与登录", "switch", false),
+      s("search_record_retention_days", "搜索记录保留天数", "number", 90, { min: 1, max: 3650 }),
       s("code_pepper", "验证码加密密钥", "password", "", { secret: true, maxLength: 128, placeholder: "留空则首次发送验证码时自动生成；修改后未使用的验证码全部失效" }),
       s("document_allowed_ext", "允许上传的文档格式", "text", ".pdf,.doc,.docx,.ppt,.pptx,.xls,.xlsx,.wps,.odt,.odp,.ods,.rtf,.txt,.md,.epub,.mobi,.azw3,.png,.jpg,.jpeg,.gif,.webp", { public: true }),
       s("max_document_size", "文档最大体积（MB）", "number", 50, { min: 1, max: 2048 }),
@@ -106,6 +107,13 @@ export const GROUPS: GroupDef[] = [
       s("timeout", "单个文档转换超时（分钟）", "number", 30, { min: 1, max: 600 }),
       s("concurrency", "同时转换的文档数", "number", 1, { min: 1, max: 8 }),
       s("max_pages", "最大页数（超过则转换失败）", "number", 3000, { min: 1, max: 100000 }),
+    ],
+  },
+  {
+    name: "search", label: "搜索设置", public: false,
+    settings: [
+      s("dictionary", "自定义词典（每行一个词，可选空格后跟词频）", "textarea", "", { maxLength: 200000, placeholder: "如：\n魔豆文库\n人工智能 1000" }),
+      s("enable_traditional", "繁简互查（简体查询可找到繁体内容）", "switch", true),
     ],
   },
   {
