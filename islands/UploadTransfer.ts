@@ -1,12 +1,15 @@
 // Browser side of a document upload: MD5 in 2 MB chunks (spec §5/§9, as MOREDOC hashes) and an
 // XMLHttpRequest upload that reports real progress (fetch cannot report upload progress).
-import SparkMD5 from "spark-md5";
 
 export const CHUNK_BYTES = 2 * 1024 * 1024;
 export const READ_FAILED = "文件读取失败";
 
-/** MD5 of a file read chunk by chunk; rejects with 文件读取失败 when the browser cannot read it. */
-export function hashFile(file: Blob, onProgress: (pct: number) => void): Promise<string> {
+/**
+ * MD5 of a file read chunk by chunk; rejects with 文件读取失败 when the browser cannot read it.
+ * spark-md5 loads on the first file chosen, keeping it out of the page's initial JS.
+ */
+export async function hashFile(file: Blob, onProgress: (pct: number) => void): Promise<string> {
+  const { default: SparkMD5 } = await import("spark-md5");
   return new Promise((resolve, reject) => {
     const spark = new SparkMD5.ArrayBuffer();
     const reader = new FileReader();
