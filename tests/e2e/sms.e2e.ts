@@ -119,6 +119,48 @@ describe("find password by mobile", () => {
     expect(shot.distinctColours).toBeGreaterThan(20);
   }, 60_000);
 
+  test("register with a mobile code on /register, then log in with a fresh code on /login", async () => {
+    const NEW = { mobile: "13912345678", username: "手机新用户", password: "mobile-pass-1" };
+    const p = await openPage(browser, 375, 812);
+    opened.push(p);
+    const { page } = p;
+    await page.goto(`${server.url}/register?tab=mobile`);
+    await hydrated(page, "MobileCodeForm");
+    const form = page.locator('[data-island="MobileCodeForm"] form');
+    let before = standIn.requests.length;
+    await form.locator('input[name="mobile"]').fill(NEW.mobile);
+    await form.getByRole("button", { name: "获取验证码" }).click();
+    await toastText(page, "短信验证码已发送，请注意查收");
+    await form.locator('input[name="code"]').fill(await codeFor(NEW.mobile, before));
+    await form.locator('input[name="username"]').fill(NEW.username);
+    await form.locator('input[name="password"]').fill(NEW.password);
+    await form.locator('input[name="confirm_password"]').fill(NEW.password);
+    await form.getByRole("button", { name: "注册" }).click();
+    await page.waitForURL((u) => u.pathname !== "/register");
+    const me = await page.evaluate(() => fetch("/api/v1/user").then((r) => r.json()));
+    expect(me.user).toMatchObject({ username: NEW.username, mobile: NEW.mobile });
+    expect((await screenshotCheck(page, "register-mobile-375")).distinctColours).toBeGreaterThan(20);
+
+    // Signed out, the same number signs in with a new code (the register code is aged past the
+    // resend interval instead of waiting a minute).
+    const { sqlite } = openDatabase(join(server.dataDir, "wenku.db"), { migrate: false });
+    sqlite.query("UPDATE verify_code SET created_at = created_at - 120000 WHERE target = ?").run(NEW.mobile);
+    sqlite.close();
+    await page.context().clearCookies();
+    await page.goto(`${server.url}/login?tab=mobile`);
+    await hydrated(page, "MobileCodeForm");
+    const login = page.locator('[data-island="MobileCodeForm"] form');
+    before = standIn.requests.length;
+    await login.locator('input[name="mobile"]').fill(NEW.mobile);
+    await login.getByRole("button", { name: "获取验证码" }).click();
+    await toastText(page, "短信验证码已发送，请注意查收");
+    await login.locator('input[name="code"]').fill(await codeFor(NEW.mobile, before));
+    await login.getByRole("button", { name: "登录" }).click();
+    await page.waitForURL((u) => u.pathname !== "/login");
+    const again = await page.evaluate(() => fetch("/api/v1/user").then((r) => r.json()));
+    expect(again.user).toMatchObject({ username: NEW.username, mobile: NEW.mobile });
+  }, 60_000);
+
   test("no console errors on the tracked pages", () => {
     for (const p of opened) expect(p.errors).toEqual([]);
   });
