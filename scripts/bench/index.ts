@@ -9,6 +9,7 @@ const BENCHES = [
   ["ssr", "scripts/bench/ssr.ts"],
   ["auth", "scripts/bench/auth.ts"],
   ["convert", "scripts/bench/convert.ts"],
+  ["convert-load", "scripts/bench/convert-load.ts"],
   ["pages", "scripts/bench/pages.ts"],
 ] as const;
 

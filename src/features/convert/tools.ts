@@ -62,12 +62,16 @@ async function readCapped(stream: ReadableStream<Uint8Array>, max: number): Prom
  * Runs an external tool in its own process group, off the event loop. The job's signal (timeout,
  * lost lease, shutdown) kills the whole group, so soffice's helper processes die with it.
  */
+const NICE = Bun.which("nice");
+
 export async function run(tool: string, args: string[], opts: RunOptions): Promise<RunResult> {
   opts.signal.throwIfAborted();
   const bin = Bun.which(tool, { PATH: process.env.PATH ?? "" });
   if (!bin) throw missingTool(tool, opts.pkg);
   toolRuns[tool] = (toolRuns[tool] ?? 0) + 1;
-  const proc = Bun.spawn([bin, ...args], {
+  // Conversions yield the CPU to the web server: under `nice` a busy LibreOffice costs visitors
+  // little (scripts/bench/convert-load.ts). `nice` execs the tool, so the pid stays the tool's.
+  const proc = Bun.spawn(NICE ? [NICE, "-n", "10", bin, ...args] : [bin, ...args], {
     cwd: opts.cwd ?? opts.workDir,
     env: { ...process.env, ...opts.env, [MARK]: opts.workDir },
     stdin: "ignore",
