@@ -3,6 +3,7 @@ import { NavLink, type NavCategory, type NavEntry } from "./HeaderNav.tsx";
 import { Avatar } from "./UserMenu.tsx";
 import { SignButton } from "./SignButton.tsx";
 import { logout } from "./logout.ts";
+import { SuggestInput } from "./SearchSuggest.tsx";
 
 export interface MobileNavProps {
   user: { id: number; username: string; avatar: string } | null;
@@ -60,7 +61,7 @@ export default function MobileNav(p: MobileNavProps) {
         {p.user ? <SignButton creditName={p.creditName} /> : null}
         <form className="drawer-search" action="/search" method="get" role="search">
           <input type="hidden" name="type" value={p.articles ? 1 : 0} />
-          <input name="wd" maxLength={64} placeholder={p.articles ? "搜索文章" : "搜索文档"} aria-label="搜索" />
+          <SuggestInput id="drawer-suggest" type={p.articles ? 1 : 0} initial="" placeholder={p.articles ? "搜索文章" : "搜索文档"} />
         </form>
         <ul className="drawer-links">
           <li><a href="/">首页</a></li>

@@ -19,6 +19,9 @@ import { pageImageRoutes } from "#src/features/reader/pageImages.ts";
 import { categoryRoutes } from "#src/features/categories/routes.tsx";
 import { downloadRoutes } from "#src/features/downloads/routes.ts";
 import { documentRoutes } from "#src/features/documents/routes.ts";
+import { searchRoutes } from "#src/features/search/routes.tsx";
+import { searchRecordRoutes } from "#src/features/search/recordsRoutes.tsx";
+import { searchSuggestRoutes } from "#src/features/search/suggestRoutes.ts";
 import { AppError, payloadTooLarge } from "#src/lib/errors.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { siteGuards } from "#src/http/guards.ts";
@@ -70,6 +73,9 @@ export function createApp() {
   app.route("/", categoryRoutes);
   app.route("/", downloadRoutes);
   app.route("/", documentRoutes);
+  app.route("/", searchRoutes);
+  app.route("/", searchSuggestRoutes);
+  app.route("/", searchRecordRoutes);
 
   registerPermissions(app);
 

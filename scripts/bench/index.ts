@@ -11,6 +11,7 @@ const BENCHES = [
   ["convert", "scripts/bench/convert.ts"],
   ["convert-load", "scripts/bench/convert-load.ts"],
   ["pages", "scripts/bench/pages.ts"],
+  ["search", "scripts/bench/search.ts"],
 ] as const;
 
 const results: [string, number][] = [];

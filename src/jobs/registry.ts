@@ -6,6 +6,8 @@ import { purgeExpiredSessions } from "#src/features/auth/sessions.ts";
 import "#src/features/users/punishments/jobs.ts";
 import "#src/features/convert/job.ts";
 import "#src/features/site/sitemap.ts";
+import "#src/features/search/indexer.ts";
+import "#src/features/search/recordsJob.ts";
 
 // House-keeping every six hours: expired sessions, and finished jobs older than a week.
 registerJob("sessions.purge", async () => {

@@ -12,3 +12,6 @@ export const tfIdf = () => (tfidf ??= TfIdf.withDict(idf));
 
 /** Search-mode words of a text: compounds and their parts. */
 export const segmentWords = (text: string): string[] => jieba().cutForSearch(text, true);
+
+/** Drops the instance so the next use loads a fresh dictionary (jieba can add words, not forget them). */
+export const resetJieba = () => void (engine = null);

@@ -17,6 +17,7 @@ describe("GET /api/v1/stats", () => {
     expect(r.body).toEqual({
       user_count: 2, document_count: 0, article_count: 0, category_count: 0, attachment_count: 0,
       navigation_count: 1, friendlink_count: 1, banner_count: 0, advertisement_count: 0,
+      search: { top: [], zero: [] },
     });
   });
   test("a table created later is counted", async () => {

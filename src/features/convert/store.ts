@@ -8,6 +8,7 @@ import type { PageExt } from "./pdf.ts";
 import { chainsOf } from "#src/features/documents/categories.ts";
 import { refreshCategoryCounts } from "#src/features/documents/counts.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
+import { indexDocument } from "#src/features/search/indexer.ts";
 
 // The document rows a conversion reads and writes. The write functions run inside the job's
 // completion transaction (its `effects`), so a document's outcome is committed exactly once.
@@ -59,6 +60,7 @@ export function applySuccess(id: number, o: Outcome) {
   getDb().delete(documentPage).where(eq(documentPage.document_id, id)).run();
   const insert = getSqlite().query("INSERT INTO document_page (document_id, page, text) VALUES (?, ?, ?)");
   o.texts.forEach((text, i) => insert.run(id, i + 1, text));
+  indexDocument(id);
   visibilityChanged(id);
 }
 

@@ -3,6 +3,7 @@ import { getDb } from "#db/client.ts";
 import { bannedHash, document } from "#db/schema/documents.ts";
 import { attachment } from "#db/schema/site.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
+import { unindexDocument } from "#src/features/search/indexer.ts";
 import { badRequest, notFound } from "#src/lib/errors.ts";
 import { chainsOf } from "./categories.ts";
 import { refreshCategoryCounts, refreshUserDocCounts } from "./counts.ts";
@@ -47,6 +48,7 @@ export function purgeDocuments(ids: number[], opts: { ban?: boolean; reason?: st
   const hashes = [...new Set(rows.map((r) => r.hash))];
   const unused = getDb().transaction((tx) => {
     tx.delete(document).where(inArray(document.id, docIds)).run();
+    for (const id of docIds) unindexDocument(id, tx);
     const attIds = rows.map((r) => r.attachment_id).filter(Boolean);
     if (attIds.length) tx.delete(attachment).where(and(inArray(attachment.id, attIds), eq(attachment.type, ATTACHMENT_DOCUMENT))).run();
     const still = new Set(tx.select({ hash: document.hash }).from(document).where(inArray(document.hash, hashes)).all().map((r) => r.hash));

@@ -3,6 +3,7 @@ import { getDb } from "#db/client.ts";
 import { document, documentCategory } from "#db/schema/documents.ts";
 import { user } from "#db/schema/users.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
+import { indexDocument } from "#src/features/search/indexer.ts";
 import { badRequest } from "#src/lib/errors.ts";
 import { categoryPath, categoryTitles, chainsOf, usableChain, writeChain } from "./categories.ts";
 import { refreshCategoryCounts, refreshUserDocCounts } from "./counts.ts";
@@ -86,7 +87,9 @@ export function updateDocument(actor: Actor, admin: boolean, body: UpdateBody): 
   const oldChain = chain ? chainsOf([id]) : [];
   const row = getDb().transaction((tx) => {
     if (chain) writeChain(id, chain, tx);
-    return tx.update(document).set({ ...set, ...(chain ? { category_id: chain.at(-1)! } : {}), updated_at: Date.now() }).where(eq(document.id, id)).returning().get()!;
+    const updated = tx.update(document).set({ ...set, ...(chain ? { category_id: chain.at(-1)! } : {}), updated_at: Date.now() }).where(eq(document.id, id)).returning().get()!;
+    if (rest.title !== undefined || rest.keywords !== undefined || rest.description !== undefined) indexDocument(id, tx);
+    return updated;
   });
   if (chain && isVisible(row)) refreshCategoryCounts([...oldChain, ...chain]);
   bumpContentVersion();

@@ -17,6 +17,7 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   // The document screens share one page group: list, recycle bin and review all use /api/v1/document/*.
   document: { label: "文档", page: "/admin/document" },
   language: { label: "文档语言", page: "/admin/document/language" },
+  searchrecord: { label: "搜索记录", page: "/admin/document/searchrecord" },
   upload: { label: "上传", page: "/admin/banner" },
   user: { label: "用户", page: "/admin/user/list" },
   group: { label: "用户组", page: "/admin/user/group" },
@@ -25,6 +26,7 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   sms: { label: "短信", page: "/admin/user/sms" },
   email: { label: "邮件", page: "/admin/config" },
   report: { label: "举报", page: "/admin/report" },
+  renew: { label: "搜索索引", page: "/admin/config" },
 };
 
 /** Admin pages anyone with admin access may open (spec §6: AI management, its children, navigation). */

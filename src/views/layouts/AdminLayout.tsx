@@ -37,6 +37,7 @@ export const ADMIN_MENU: MenuItem[] = [
       { key: "document/list", label: "文档列表", href: "/admin/document/list" },
       { key: "document/recycle", label: "回收站", href: "/admin/document/recycle" },
       { key: "document/language", label: "语言管理", href: "/admin/document/language" },
+      { key: "document/searchrecord", label: "搜索记录", href: "/admin/document/searchrecord" },
     ],
   },
   {

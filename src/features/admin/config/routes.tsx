@@ -5,6 +5,7 @@ import { listConfig } from "#src/features/settings/service.ts";
 import { adminPage } from "#src/http/adminOnly.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { emailTestCard } from "#src/features/email/adminTest.tsx";
+import { searchIndexCard } from "#src/features/search/adminPanel.tsx";
 import { Island } from "#src/views/Island.tsx";
 import AdminConfigForm from "#islands/AdminConfigForm.tsx";
 import { renderAdmin } from "../page.tsx";
@@ -12,7 +13,7 @@ import { renderAdmin } from "../page.tsx";
 export const configRoutes = new Hono<AppEnv>();
 
 // Panels a feature shows below its group's form (e.g. the e-mail test), keyed by group name.
-const EXTRAS: Record<string, (c: AppContext) => ReactNode> = { email: emailTestCard };
+const EXTRAS: Record<string, (c: AppContext) => ReactNode> = { email: emailTestCard, search: searchIndexCard };
 
 // Every settings group has its screen at /admin/config/<group>; the menu lists the same groups.
 configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {

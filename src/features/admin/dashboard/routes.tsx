@@ -4,6 +4,8 @@ import { grantsOf } from "#src/features/permissions/service.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { Island } from "#src/views/Island.tsx";
 import AdminSysInfo from "#islands/AdminSysInfo.tsx";
+import { searchStats } from "#src/features/search/records.ts";
+import { SearchStatsPanel } from "#src/features/search/recordsPanel.tsx";
 import { renderAdmin } from "../page.tsx";
 import { ActivityChart } from "./ActivityChart.tsx";
 import { envs } from "./envs.ts";
@@ -11,7 +13,7 @@ import { activity, device, stats, type Stats } from "./service.ts";
 
 export const dashboardRoutes = new Hono<AppEnv>();
 
-dashboardRoutes.get("/api/v1/stats", adminApi, (c) => c.json(stats()));
+dashboardRoutes.get("/api/v1/stats", adminApi, (c) => c.json({ ...stats(), search: searchStats() }));
 dashboardRoutes.get("/api/v1/envs", adminApi, async (c) => c.json({ envs: await envs() }));
 dashboardRoutes.get("/api/v1/device", adminApi, (c) => c.json(device()));
 
@@ -50,6 +52,7 @@ function dashboard(c: AppContext) {
           <h2 className="adm-card-title">最近 14 天动态</h2>
           <ActivityChart days={days} />
         </section>
+        {mayCall(c, "GET /api/v1/stats") ? <SearchStatsPanel {...searchStats()} /> : null}
         {/* It calls /device and /envs; a user granted other pages only would meet two 403s. */}
         {mayCall(c, "GET /api/v1/device") && mayCall(c, "GET /api/v1/envs") ? <Island name="AdminSysInfo" component={AdminSysInfo} props={{ device: device() }} /> : null}
       </>
