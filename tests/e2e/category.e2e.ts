@@ -4,9 +4,8 @@
 // Run: bun test ./tests/e2e/category.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { pngBytes } from "../integration/admin-fixtures.ts";
@@ -56,16 +55,11 @@ async function seed(dataDir: string) {
 
 let server: Server;
 let browser: Browser;
-let distDir: string;
 let ids: { edu: number; office: number };
 const opened: TrackedPage[] = [];
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
-  server = await startServer({ DIST_DIR: distDir }, { beforeStart: async (dir) => void (ids = await seed(dir)) });
+  server = await startServer({}, { beforeStart: async (dir) => void (ids = await seed(dir)) });
   browser = await launchBrowser();
 }, 60_000);
 
@@ -73,7 +67,6 @@ afterAll(async () => {
   for (const p of opened) expect(p.errors).toEqual([]);
   await browser?.close();
   await server?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });

@@ -4,16 +4,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startSmtpSink, type SmtpSink } from "../helpers/smtpSink.ts";
 import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
 let sink: SmtpSink;
-let distDir: string;
 const opened: TrackedPage[] = [];
 const READER = { username: "mail-reader", email: "mail.reader@example.com", password: "old-password-9" };
 
@@ -25,12 +22,8 @@ async function api(method: string, path: string, body: unknown, token?: string) 
 }
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
   sink = await startSmtpSink();
-  server = await startServer({ DIST_DIR: distDir });
+  server = await startServer();
   browser = await launchBrowser();
 
   // The admin points the site's SMTP settings at the sink, through the same API the config screen uses.
@@ -51,7 +44,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await sink?.close();
-  if (distDir) rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });

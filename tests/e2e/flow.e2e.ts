@@ -5,16 +5,14 @@
 // Run: bun test ./tests/e2e/flow.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
 import { ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
-let distDir: string;
 const opened: TrackedPage[] = [];
 const A = { username: "uploader_a", password: "upload-pass-1", id: 0, token: "" };
 const B = { username: "reader_b", password: "reader-pass-1", id: 0, token: "" };
@@ -65,11 +63,7 @@ const login = async (u: { username: string; password: string }) => (await api("P
 const balanceOf = async (token: string) => (await api("GET", "/user", token)).user.credit_count as number;
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
-  server = await startServer({ DIST_DIR: distDir });
+  server = await startServer();
   browser = await launchBrowser();
 
   adminToken = await login(ADMIN);
@@ -90,7 +84,6 @@ afterAll(async () => {
   for (const p of opened) await p.context.close().catch(() => {});
   await browser?.close();
   await server?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });

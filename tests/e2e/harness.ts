@@ -23,8 +23,18 @@ export interface StartOptions {
   beforeStart?: (dataDir: string) => void | Promise<void>;
 }
 
+/**
+ * A real server on a free loopback port with its own DATA_DIR and its own build of the browser
+ * assets (DIST_DIR), so nothing else rebuilding dist/ can pull files from under a running spec.
+ */
 export async function startServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "wk-e2e-"));
+  const distDir = env.DIST_DIR ? null : mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
+  if (distDir) {
+    const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: root, env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
+    if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
+    env = { ...env, DIST_DIR: distDir };
+  }
   await opts.beforeStart?.(dataDir);
   const port = await freePort();
   const proc = Bun.spawn(["bun", "src/server.ts"], {
@@ -48,6 +58,7 @@ export async function startServer(env: Record<string, string> = {}, opts: StartO
       proc.kill();
       await proc.exited;
       rmSync(dataDir, { recursive: true, force: true });
+      if (distDir) rmSync(distDir, { recursive: true, force: true });
     },
   };
 }

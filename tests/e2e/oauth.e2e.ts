@@ -4,9 +4,6 @@
 // Run: bun test ./tests/e2e/oauth.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { startOAuthServer, type OAuthStandIn } from "../helpers/oauthServer.ts";
 import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
@@ -14,17 +11,12 @@ const TEST_TIMEOUT_MS = 30_000;
 
 let server: Server;
 let browser: Browser;
-let distDir: string;
 let idp: OAuthStandIn;
 const opened: TrackedPage[] = [];
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
   idp = await startOAuthServer();
-  server = await startServer({ DIST_DIR: distDir });
+  server = await startServer();
   browser = await launchBrowser();
   // The admin points GitHub login at the stand-in, as /admin/config/oauth would save it.
   const login = await fetch(`${server.url}/api/v1/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
@@ -44,7 +36,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   idp?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 async function track(width = 1280) {

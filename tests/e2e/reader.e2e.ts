@@ -5,9 +5,8 @@
 // Run: bun test ./tests/e2e/reader.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
@@ -57,14 +56,10 @@ async function seed(dataDir: string) {
 
 let server: Server;
 let browser: Browser;
-let distDir: string;
 const opened: TrackedPage[] = [];
 
 beforeAll(async () => {
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
-  server = await startServer({ DIST_DIR: distDir }, { beforeStart: seed });
+  server = await startServer({}, { beforeStart: seed });
   browser = await launchBrowser();
 }, 60_000);
 
@@ -72,7 +67,6 @@ afterAll(async () => {
   for (const p of opened) expect(p.errors).toEqual([]);
   await browser?.close();
   await server?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 async function tracked(width: number, height = 900) {

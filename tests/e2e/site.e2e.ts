@@ -3,8 +3,6 @@
 // public JS budget. Run: bun test ./tests/e2e/site.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server } from "./harness.ts";
@@ -38,21 +36,15 @@ const TEST_TIMEOUT_MS = 30_000;
 
 let server: Server;
 let browser: Browser;
-let distDir: string;
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
-  server = await startServer({ DIST_DIR: distDir }, { beforeStart: seed });
+  server = await startServer({}, { beforeStart: seed });
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
@@ -394,7 +386,7 @@ describe("home with banners", () => {
   let bannerServer: Server;
   const slide = (colour: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="400"><rect width="1200" height="400" fill="${colour}"/></svg>`)}`;
   beforeAll(async () => {
-    bannerServer = await startServer({ DIST_DIR: distDir }, {
+    bannerServer = await startServer({}, {
       beforeStart: (dir) => {
         const { sqlite } = openDatabase(join(dir, "wenku.db"));
         const q = sqlite.prepare("insert into banner (title, path, url, sort) values (?, ?, ?, ?)");

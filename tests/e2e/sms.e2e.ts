@@ -4,9 +4,7 @@
 // Run: bun test ./tests/e2e/sms.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { config } from "#db/schema/config.ts";
 import { user } from "#db/schema/users.ts";
@@ -17,15 +15,11 @@ const MEMBER = { username: "mobile_member", mobile: "13566778899", oldPassword: 
 let server: Server;
 let browser: Browser;
 let standIn: StandIn;
-let distDir: string;
 const opened: TrackedPage[] = [];
 
 beforeAll(async () => {
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
   standIn = startSmsStandIn();
-  server = await startServer({ DIST_DIR: distDir }, {
+  server = await startServer({}, {
     // Settings and accounts are seeded before start: the server caches settings in its own process.
     async beforeStart(dataDir) {
       const { sqlite, db } = openDatabase(join(dataDir, "wenku.db"));
@@ -44,7 +38,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   standIn?.stop();
-  if (distDir) rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });

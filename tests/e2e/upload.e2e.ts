@@ -5,8 +5,7 @@
 // Run: bun test ./tests/e2e/upload.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
@@ -15,7 +14,6 @@ const SAMPLES = join(root, "assets/samples");
 const MEMBER = { username: "uploader_e2e", password: "uploader-pass-1" };
 let server: Server;
 let browser: Browser;
-let distDir: string;
 let categoryId = 0;
 const opened: TrackedPage[] = [];
 
@@ -31,11 +29,7 @@ async function api(method: string, path: string, token?: string, body?: unknown)
 }
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: root, env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
-  server = await startServer({ DIST_DIR: distDir });
+  server = await startServer();
   browser = await launchBrowser();
   const admin = (await api("POST", "/user/login", undefined, ADMIN)).token;
   const parent = (await api("POST", "/category", admin, { title: "学习资料" })).id;
@@ -48,7 +42,6 @@ afterAll(async () => {
   for (const p of opened) await p.context.close().catch(() => {});
   await browser?.close();
   await server?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });

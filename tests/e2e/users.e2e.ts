@@ -5,31 +5,22 @@
 // Run: bun test ./tests/e2e/users.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
-let distDir: string;
 const opened: TrackedPage[] = [];
 const MEMBER = { username: "linkkeeper", password: "keeper-pass-1" };
 const GROUP = "友链管理员";
 
 beforeAll(async () => {
-  // A private build: other work may rebuild the shared dist/ while these tests run.
-  distDir = mkdtempSync(join(tmpdir(), "wk-e2e-dist-"));
-  const built = Bun.spawnSync(["bun", "scripts/build.ts"], { cwd: resolve(import.meta.dir, "../.."), env: { ...process.env, DIST_DIR: distDir }, stdout: "pipe", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
-  server = await startServer({ DIST_DIR: distDir });
+  server = await startServer();
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  rmSync(distDir, { recursive: true, force: true });
 });
 
 const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
