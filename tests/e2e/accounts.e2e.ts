@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
-import { ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -21,7 +21,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 const toast = (page: Page, text: string) => page.locator(".toast", { hasText: text }).first().waitFor();
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
 

@@ -3,7 +3,7 @@
 // Run: bun test ./tests/e2e/admin.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -19,7 +19,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 
 /** A logged-in admin page at the given width; every page's console errors are checked at the end. */
 async function adminPage(width: number, height = 900, track = true) {

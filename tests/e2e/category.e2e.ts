@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { pngBytes } from "../integration/admin-fixtures.ts";
-import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const TEST_TIMEOUT_MS = 30_000;
 const DOCS = 45;
@@ -69,7 +69,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
 const rowTitles = (page: Page) => page.locator(".doc-row .doc-title a").allTextContents();
 async function tracked(width: number, height = 900) {

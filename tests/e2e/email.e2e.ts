@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import type { Browser, Page } from "playwright-core";
 import { join } from "node:path";
 import { startSmtpSink, type SmtpSink } from "../helpers/smtpSink.ts";
-import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -46,7 +46,6 @@ afterAll(async () => {
   await sink?.close();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 
 describe("find password by e-mail", () => {
   test("request the link, open it from the mail, set a new password, log in with it", async () => {

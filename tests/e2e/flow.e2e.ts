@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
-import { ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage, serverApi } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -49,16 +49,7 @@ function makePdf(pages: number): Uint8Array {
 const PDF = makePdf(8);
 const TXT = new TextEncoder().encode(Array.from({ length: 40 }, (_, i) => `第${i + 1}段：这是文库端到端测试的说明文本，用来检验纯文本转换为可阅读的页面。`).join("\n"));
 
-async function api(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json().catch(() => ({}));
-  if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-  return json as any;
-}
+const api = (method: string, path: string, token?: string, body?: unknown) => serverApi(server.url, method, path, token, body);
 const login = async (u: { username: string; password: string }) => (await api("POST", "/user/login", undefined, { username: u.username, password: u.password })).token as string;
 const balanceOf = async (token: string) => (await api("GET", "/user", token)).user.credit_count as number;
 
@@ -86,7 +77,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 
 async function signedIn(u: { username: string; password: string }) {
   const tp = await openPage(browser, 1280, 900);

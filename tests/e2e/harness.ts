@@ -114,3 +114,19 @@ export async function screenshotCheck(page: Page, name: string): Promise<{ file:
   }, `data:image/png;base64,${(await Bun.file(file).bytes()).toBase64()}`);
   return { file, distinctColours };
 }
+
+/** Resolves once the named island has hydrated (islands/client.ts marks it data-hydrated="1"). */
+export const hydrated = (page: Page, island: string) =>
+  page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
+
+/** A JSON call to the server's API that must answer 200 (test set-up, not under test itself). */
+export async function serverApi(base: string, method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json().catch(() => ({}));
+  if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
+  return json as any;
+}

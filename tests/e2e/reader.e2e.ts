@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
-import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const TEST_TIMEOUT_MS = 30_000;
 const UUID = "e2e0reader0000000000000000000001";
@@ -74,7 +74,6 @@ async function tracked(width: number, height = 900) {
   opened.push(p);
   return p;
 }
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 const pageCount = (page: Page) => page.locator(".reader-page").count();
 const docUrl = () => `${server.url}/document/${UUID}`;
 /** Whether an element's top edge is inside the viewport (below the sticky header). */

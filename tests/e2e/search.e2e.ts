@@ -11,7 +11,7 @@ import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
 import { invalidateSettings } from "#src/features/settings/service.ts";
-import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const TEST_TIMEOUT_MS = 30_000;
 const MAIN = "e2e0search000000000000000000main";
@@ -82,7 +82,6 @@ async function tracked(width: number, height = 900) {
   opened.push(p);
   return p;
 }
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 const options = (page: Page, list: string) => page.locator(`#${list} [role="option"]`);
 const optionTitles = (page: Page, list: string) => options(page, list).allTextContents();
 const inView = (page: Page, selector: string) => page.locator(selector).evaluate((el) => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { join, resolve } from "node:path";
 import { openDatabase } from "#db/client.ts";
-import { launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server } from "./harness.ts";
+import { hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server } from "./harness.ts";
 
 const QR_SVG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><path d="M0 0h2v2H0zM2 2h2v2H2z"/></svg>')}`;
 
@@ -47,7 +47,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 
 /** Real CJK glyphs: distinct characters draw distinct ink, and none of it is the missing-glyph box. */
 function glyphCheck(page: Page, selector: string) {

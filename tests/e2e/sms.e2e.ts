@@ -9,7 +9,7 @@ import { openDatabase } from "#db/client.ts";
 import { config } from "#db/schema/config.ts";
 import { user } from "#db/schema/users.ts";
 import { smsConfigFor, startSmsStandIn, type StandIn } from "../helpers/smsStandIn.ts";
-import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const MEMBER = { username: "mobile_member", mobile: "13566778899", oldPassword: "old-pass-123", newPassword: "new-pass-456" };
 let server: Server;
@@ -40,7 +40,6 @@ afterAll(async () => {
   standIn?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 const toastText = (page: Page, text: string) => page.locator("#wk-toasts").getByText(text).first().waitFor();
 
 async function codeFor(mobile: string, after: number): Promise<string> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage, serverApi } from "./harness.ts";
 
 const root = resolve(import.meta.dir, "../..");
 const SAMPLES = join(root, "assets/samples");
@@ -17,16 +17,7 @@ let browser: Browser;
 let categoryId = 0;
 const opened: TrackedPage[] = [];
 
-async function api(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json().catch(() => ({}));
-  if (res.status !== 200) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
-  return json as any;
-}
+const api = (method: string, path: string, token?: string, body?: unknown) => serverApi(server.url, method, path, token, body);
 
 beforeAll(async () => {
   server = await startServer();
@@ -44,7 +35,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const hydrated = (page: Page, island: string) => page.waitForSelector(`[data-island="${island}"][data-hydrated="1"]`, { state: "attached" });
 
 async function signedIn(width = 1280) {
   const tp = await openPage(browser, width, 900);
