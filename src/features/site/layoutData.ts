@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { advertisement, banner, friendlink, navigation } from "#db/schema/site.ts";
 import { publicDocCategories } from "#src/features/categories/service.ts";
@@ -44,20 +44,25 @@ export function layoutData(): LayoutData {
   return data;
 }
 
-/** Enabled ads for the positions, inside their start/end window at `now`. */
+// Enabled ads change only through admin writes (which bump the content version), so renders read
+// them from memory; the start/end window is still checked at `now` on every call.
+let adsMemo: { version: number; rows: (AdItem & { start_time: number | null; end_time: number | null })[] } | null = null;
+
+/** Enabled ads for the positions, inside their start/end window at `now`, newest first. */
 export function adsFor(positions: string[], now = Date.now()): AdItem[] {
   if (!positions.length) return [];
-  return getDb()
-    .select({ id: advertisement.id, title: advertisement.title, position: advertisement.position, content: advertisement.content })
-    .from(advertisement)
-    .where(and(
-      inArray(advertisement.position, positions),
-      eq(advertisement.enable, true),
-      or(isNull(advertisement.start_time), lte(advertisement.start_time, now)),
-      or(isNull(advertisement.end_time), gt(advertisement.end_time, now)),
-    ))
-    .orderBy(desc(advertisement.id))
-    .all();
+  if (adsMemo?.version !== contentVersion()) {
+    const rows = getDb()
+      .select({ id: advertisement.id, title: advertisement.title, position: advertisement.position, content: advertisement.content, start_time: advertisement.start_time, end_time: advertisement.end_time })
+      .from(advertisement)
+      .where(eq(advertisement.enable, true))
+      .orderBy(desc(advertisement.id))
+      .all();
+    adsMemo = { version: contentVersion(), rows };
+  }
+  return adsMemo.rows
+    .filter((a) => positions.includes(a.position) && (a.start_time === null || a.start_time <= now) && (a.end_time === null || a.end_time > now))
+    .map(({ start_time: _s, end_time: _e, ...a }) => a);
 }
 
 export function enabledBanners(type = 0) {
