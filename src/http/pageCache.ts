@@ -7,7 +7,8 @@ import type { AppEnv } from "./context.ts";
  * kept (raw and gzipped) keyed by URL and the content version. Logged-in users always render fresh.
  * A page opts in by setting the X-Page-Cache header (renderPage does for public pages).
  */
-interface Entry { version: number; at: number; body: Uint8Array; gzip: Uint8Array; status: number; headers: [string, string][] }
+// ArrayBuffer-backed (not SharedArrayBuffer) byte arrays, which is what a Response body accepts.
+interface Entry { version: number; at: number; body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; status: number; headers: [string, string][] }
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 64 * 1024 * 1024;
 // Ads have start/end times and nothing bumps the version when one begins, so entries also age out.

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { hostname } from "node:os";
 import { getDb, getSqlite } from "#db/client.ts";
 import { jobs } from "#db/schema/jobs.ts";
@@ -136,5 +136,6 @@ export const getJob = (id: number) => getDb().select().from(jobs).where(eq(jobs.
 
 /** Finished jobs are history, not state: done/failed rows older than `keepMs` are removed. */
 export function purgeFinishedJobs(keepMs = 7 * 86400_000, now = Date.now()): number {
-  return getDb().delete(jobs).where(and(inArray(jobs.status, ["done", "failed"]), lt(jobs.finished_at, now - keepMs))).run().changes;
+  // bun:sqlite directly, like the updates above: drizzle types bun-sqlite's run() result as void.
+  return getSqlite().query("DELETE FROM jobs WHERE status IN ('done', 'failed') AND finished_at < ?").run(now - keepMs).changes;
 }

@@ -33,11 +33,12 @@ function IslandScripts() {
   const used = [...useAssets().islands];
   const m = getManifest();
   if (!used.length) return null;
-  const chunks = Object.fromEntries(used.map((n) => [n, m.islands[n]]).filter(([, u]) => u));
+  const chunks: Record<string, string> = {};
+  for (const n of used) if (m.islands[n]) chunks[n] = m.islands[n];
   const preload = new Set<string>([...m.imports[m.client] ?? []]);
   for (const u of Object.values(chunks)) {
-    preload.add(u!);
-    for (const i of m.imports[u!] ?? []) preload.add(i);
+    preload.add(u);
+    for (const i of m.imports[u] ?? []) preload.add(i);
   }
   return (
     <>

@@ -97,7 +97,7 @@ describe("admin tree editing", () => {
     const row = page.locator(".adm-tree tbody tr").filter({ hasText: "E2E新分类" });
     await row.waitFor();
     await row.getByRole("button", { name: "添加子分类" }).click();
-    expect(await page.locator("#f-parent_id").inputValue()).toBe(await row.getAttribute("data-id"));
+    expect<string | null>(await page.locator("#f-parent_id").inputValue()).toBe(await row.getAttribute("data-id"));
     await page.locator("#f-title").fill("E2E子分类");
     await page.getByRole("button", { name: "保存", exact: true }).click();
     const child = page.locator(".adm-tree tbody tr").filter({ hasText: "E2E子分类" });

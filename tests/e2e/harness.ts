@@ -15,6 +15,8 @@ async function freePort(): Promise<number> {
   const s = Bun.serve({ port: 0, fetch: () => new Response() });
   const p = s.port;
   s.stop(true);
+  // Bun types port as optional because a unix-socket server has none; this one listens on TCP.
+  if (p === undefined) throw new Error("Bun.serve({ port: 0 }) reported no port");
   return p;
 }
 
