@@ -16,8 +16,13 @@ export async function build() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
 
-  // An island is a PascalCase .tsx with a default export; shared pieces without one are only chunks.
-  const islandFiles = readdirSync(join(root, "islands")).filter((f) => /^[A-Z]\w*\.tsx$/.test(f) && /^export default /m.test(readFileSync(join(root, "islands", f), "utf8")));
+  // An island is a PascalCase .tsx with a default export, in islands/ or islands/<domain>/ (its
+  // name is the file name, so names stay unique across domains); files without one are only chunks.
+  const islandFiles = (readdirSync(join(root, "islands"), { recursive: true }) as string[])
+    .filter((f) => /^(?:[a-z]\w*\/)?[A-Z]\w*\.tsx$/.test(f) && /^export default /m.test(readFileSync(join(root, "islands", f), "utf8")));
+  const names = islandFiles.map((f) => basename(f));
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new Error(`two islands named ${twice}`);
   const js = await Bun.build({
     entrypoints: [join(root, "islands/client.ts"), ...islandFiles.map((f) => join(root, "islands", f))],
     outdir: out,

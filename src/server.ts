@@ -7,11 +7,14 @@ import { startWorker } from "./jobs/worker.ts";
 import { getManifest } from "./views/assets.tsx";
 import { handle } from "#db/client.ts";
 import "./jobs/registry.ts";
+import { failInterruptedAnswers } from "./features/ai/generate.ts";
 
 const started = performance.now();
 bootDatabase();
 handle();
 getManifest();
+// Answers that were being written when the last process died cannot be resumed.
+failInterruptedAnswers();
 
 const admin = await ensureRootAdmin(env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
 if (admin) {

@@ -17,6 +17,9 @@ export const group = sqliteTable("group", {
   enable_comment_approval: integer("enable_comment_approval", { mode: "boolean" }).notNull().default(true),
   enable_article: integer("enable_article", { mode: "boolean" }).notNull().default(false),
   enable_article_approval: integer("enable_article_approval", { mode: "boolean" }).notNull().default(true),
+  /** AI chat limits of the group's members (-1 unlimited); a member of several groups gets the largest */
+  ai_questions_per_day: integer("ai_questions_per_day").notNull().default(50),
+  ai_tokens_per_month: integer("ai_tokens_per_month").notNull().default(1000000),
   ...timestamps,
 }, (t) => [uniqueIndex("group_title").on(t.title)]);
 

@@ -28,6 +28,8 @@ export const user = sqliteTable(
     login_at: integer("login_at"),
     last_login_ip: text("last_login_ip").notNull().default(""),
     register_ip: text("register_ip").notNull().default(""),
+    /** VIP membership ends at this time (ms); NULL or past means not VIP (spec §3 is_vip) */
+    vip_until: integer("vip_until"),
     ...timestamps,
   },
   (t) => [

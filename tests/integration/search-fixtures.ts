@@ -15,6 +15,8 @@ export interface DocInput {
   categoryIds?: number[];
   createdAt?: number;
   deleted?: boolean;
+  /** pages rendered for reading (the preview limit); all of them unless given */
+  preview?: number;
 }
 
 let n = 0;
@@ -24,10 +26,10 @@ export function addDoc(d: DocInput): { id: number; uuid: string } {
   const db = getSqlite();
   const uuid = crypto.randomUUID().replaceAll("-", "");
   const pages = d.pages ?? [];
-  const row = db.query(`INSERT INTO document (uuid, title, keywords, description, user_id, category_id, hash, ext, size, pages, status, download_count, created_at, deleted_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`).get(
+  const row = db.query(`INSERT INTO document (uuid, title, keywords, description, user_id, category_id, hash, ext, size, pages, preview, status, download_count, created_at, deleted_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`).get(
     uuid, d.title, d.keywords ?? "", d.description ?? "", d.userId ?? 1, d.categoryIds?.at(-1) ?? 0, (++n, crypto.randomUUID().replaceAll("-", "")), d.ext ?? "pdf", 1024 * (n + 1),
-    pages.length, d.status ?? 2, d.downloads ?? 0, d.createdAt ?? Date.now() - n * 1000, d.deleted ? Date.now() : null,
+    pages.length, d.preview ?? pages.length, d.status ?? 2, d.downloads ?? 0, d.createdAt ?? Date.now() - n * 1000, d.deleted ? Date.now() : null,
   ) as { id: number };
   pages.forEach((text, i) => db.query("INSERT INTO document_page (document_id, page, text) VALUES (?, ?, ?)").run(row.id, i + 1, text));
   for (const c of d.categoryIds ?? []) db.query("INSERT INTO document_category (document_id, category_id) VALUES (?, ?)").run(row.id, c);

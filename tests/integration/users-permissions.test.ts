@@ -119,7 +119,8 @@ describe("one group, one permission", () => {
   test("granting one more category adds its page and menu entry; revoking takes them away", async () => {
     const perms = await t.req("GET", "/api/v1/permission/list?category=user&size=1000", { token: t.rootToken });
     const ids = perms.body.permission.map((p: { id: number }) => p.id);
-    expect(ids.length).toBe(4);
+    // list, create, update, delete users, and set a user's AI quota
+    expect(ids.length).toBe(5);
     const current = await t.req("GET", `/api/v1/group/permission?id=${groupId}`, { token: t.rootToken });
     await t.req("PUT", "/api/v1/group/permission", { token: t.rootToken, body: { id: groupId, permission_id: [...current.body.permission_id, ...ids] } });
     const mine = await t.req("GET", "/api/v1/user/permission", { token: memberToken });

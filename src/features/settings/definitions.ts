@@ -4,6 +4,7 @@ import { s, type GroupDef } from "./define.ts";
 import { oauthSettings } from "#src/features/oauth/settings.ts";
 import { EMAIL_GROUP } from "#src/features/email/settings.ts";
 import { smsSettings } from "#src/features/sms/settings.ts";
+import { LLM_GROUP } from "#src/features/ai/llm/settings.ts";
 export type { GroupDef, SettingDef, InputType } from "./define.ts";
 
 export const GROUPS: GroupDef[] = [
@@ -150,6 +151,7 @@ export const GROUPS: GroupDef[] = [
   },
   oauthSettings,
   EMAIL_GROUP,
+  LLM_GROUP,
   smsSettings,
 ];
 
