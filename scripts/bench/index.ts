@@ -12,6 +12,7 @@ const BENCHES = [
   ["convert-load", "scripts/bench/convert-load.ts"],
   ["pages", "scripts/bench/pages.ts"],
   ["search", "scripts/bench/search.ts"],
+  ["chat", "scripts/bench/chat.ts"],
 ] as const;
 
 const results: [string, number][] = [];

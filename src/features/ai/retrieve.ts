@@ -1,7 +1,8 @@
 import { getSqlite } from "#db/client.ts";
 import { term } from "#src/features/search/service.ts";
 import { PAGE_BITS, ensureSearchTables } from "#src/features/search/indexer.ts";
-import { parseQuery } from "#src/features/search/text.ts";
+import { parseQuery, type ParsedQuery } from "#src/features/search/text.ts";
+import { contentVersion } from "#src/lib/contentVersion.ts";
 import { DOC_STATUS } from "#src/features/documents/status.ts";
 
 // Retrieval for the AI (design.md §6): pages, because a citation is a document + a page. Today
@@ -38,7 +39,8 @@ export function retrieve(query: string, scope: RetrievalScope): RetrievedPage[] 
   ensureSearchTables();
   const limit = Math.max(1, Math.min(50, scope.limit));
   const q = parseQuery(query);
-  const hits = q.terms.length ? keywordPages(q.required.map((t) => term(q, t)).join(" OR "), scope, limit) : [];
+  const words = telling(q, q.required);
+  const hits = words.length ? keywordPages(words.map((t) => term(q, t)).join(" OR "), scope, limit) : [];
   // "Summarise this document" names no word of it: a scoped topic still gets the documents' first pages.
   if (hits.length < limit && scope.documentIds?.length) {
     const seen = new Set(hits.map((h) => `${h.document_id}:${h.page}`));
@@ -48,6 +50,30 @@ export function retrieve(query: string, scope: RetrievalScope): RetrievedPage[] 
     }
   }
   return hits;
+}
+
+// A word found in more than this share of the index's rows ranks nothing (bm25 gives it almost no
+// weight) but costs a score for every one of those rows: it is left out when rarer words remain.
+const COMMON_SHARE = 0.05;
+const MAX_WORDS = 6;
+
+// Rows in the index, remembered per content version (counting a contentless FTS5 table scans it).
+let indexRows = { version: -1, n: 0 };
+function rowsInIndex() {
+  if (indexRows.version !== contentVersion()) indexRows = { version: contentVersion(), n: getSqlite().query<{ n: number }, []>("SELECT count(*) AS n FROM search_fts").get()!.n };
+  return indexRows.n;
+}
+
+/** The query's words that tell pages apart, rarest first. */
+function telling(q: ParsedQuery, words: string[]): string[] {
+  if (words.length <= 1) return words;
+  const count = getSqlite().query<{ cnt: number }, [string]>("SELECT cnt FROM search_vocab WHERE term = ?");
+  // A word the index holds only as parts (劳动合同 → 劳动 / 合同) is as common as its rarest part.
+  const rowsOf = (w: string) => count.get(w)?.cnt ?? Math.min(...(q.parts[w] ?? []).map((p) => count.get(p)?.cnt ?? 0), Infinity);
+  const counted = words.map((w) => ({ w, n: rowsOf(w) })).filter((x) => x.n > 0 && x.n !== Infinity).sort((a, b) => a.n - b.n);
+  if (!counted.length) return words;
+  const limit = rowsInIndex() * COMMON_SHARE;
+  return counted.filter((x, i) => i === 0 || x.n <= limit).slice(0, MAX_WORDS).map((x) => x.w);
 }
 
 function keywordPages(match: string, scope: RetrievalScope, limit: number): RetrievedPage[] {
