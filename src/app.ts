@@ -21,6 +21,7 @@ import { downloadRoutes } from "#src/features/downloads/routes.ts";
 import { documentRoutes } from "#src/features/documents/routes.ts";
 import { searchRoutes } from "#src/features/search/routes.tsx";
 import { searchRecordRoutes } from "#src/features/search/recordsRoutes.tsx";
+import { exportRoutes } from "#src/features/export/routes.ts";
 import { chatRoutes } from "#src/features/ai/routes.ts";
 import { searchSuggestRoutes } from "#src/features/search/suggestRoutes.ts";
 import { AppError, payloadTooLarge } from "#src/lib/errors.ts";
@@ -77,6 +78,7 @@ export function createApp() {
   app.route("/", searchRoutes);
   app.route("/", searchSuggestRoutes);
   app.route("/", searchRecordRoutes);
+  app.route("/", exportRoutes);
   app.route("/", chatRoutes);
 
   registerPermissions(app);
