@@ -16,7 +16,16 @@ export interface ConfigItem {
   has_value: boolean;
 }
 
-export interface AdminConfigFormProps { category: string; items: ConfigItem[] }
+export interface AdminConfigFormProps {
+  category: string;
+  items: ConfigItem[];
+  /** for a wrapping island: the values after one field changed (e.g. the LLM provider fills base_url); pure */
+  derive?: (values: Record<string, unknown>, changed: string) => Record<string, unknown>;
+  /** for a wrapping island: told the current (unsaved) values after every change */
+  onValues?: (values: Record<string, unknown>) => void;
+  /** help text under fields, by field name */
+  help?: Record<string, string>;
+}
 
 const KINDS = new Set(["text", "textarea", "number", "switch", "select", "image", "password"]);
 const toField = (it: ConfigItem): FieldDef => ({
@@ -25,12 +34,13 @@ const toField = (it: ConfigItem): FieldDef => ({
 });
 
 /** A settings group as one form, saved in one PUT /config; the server's message shows on failure. */
-export default function AdminConfigForm({ category, items: initial }: AdminConfigFormProps) {
+export default function AdminConfigForm({ category, items: initial, derive, onValues, help }: AdminConfigFormProps) {
   const [items, setItems] = useState(initial);
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(initial.map((i) => [i.name, i.value])));
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
+  useEffect(() => onValues?.(values), [values]);
 
   const reload = async () => {
     const r = await api<{ config: ConfigItem[] }>("GET", "/config/list", { query: { category } });
@@ -51,10 +61,10 @@ export default function AdminConfigForm({ category, items: initial }: AdminConfi
   return (
     <form className="adm-form adm-config-form" onSubmit={submit} noValidate>
       {items.map((it) => {
-        const f = toField(it);
+        const f = { ...toField(it), help: help?.[it.name] };
         return (
           <FormRow key={it.name} f={f}>
-            <FieldInput f={f} value={values[it.name]} onChange={(v) => setValues((s) => ({ ...s, [it.name]: v }))} />
+            <FieldInput f={f} value={values[it.name]} onChange={(v) => setValues((s) => (derive ? derive({ ...s, [it.name]: v }, it.name) : { ...s, [it.name]: v }))} />
           </FormRow>
         );
       })}

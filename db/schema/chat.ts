@@ -58,3 +58,16 @@ export const aiQuota = sqliteTable("ai_quota", {
   tokens_per_month: integer("tokens_per_month"),
   ...timestamps,
 });
+
+/**
+ * What each question cost, kept apart from the messages so that deleting a conversation gives no
+ * quota back: one row per answered question (refused ones have none), tokens filled in at the end.
+ */
+export const aiUsage = sqliteTable("ai_usage", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  user_id: integer("user_id").notNull().references(() => user.id, { onDelete: "cascade" }),
+  /** the message it was for; kept after the message is deleted */
+  message_id: integer("message_id").notNull(),
+  tokens: integer("tokens").notNull().default(0),
+  ...timestamps,
+}, (t) => [index("ai_usage_user").on(t.user_id, t.created_at), uniqueIndex("ai_usage_message").on(t.message_id)]);

@@ -99,7 +99,7 @@ describe("groups, permission picker and a limited admin", () => {
     await p.locator('input[name="password"]').fill(MEMBER.password);
     await p.locator('main button[type="submit"]:not([disabled])').click();
     await p.waitForURL((u) => u.pathname === "/admin");
-    expect(await menuLabels(p)).toEqual(["控制面板", "导航管理", "友情链接"]);
+    expect(await menuLabels(p)).toEqual(["控制面板", "AI 管理", "导航管理", "友情链接"]);
     const shot = await screenshotCheck(p, "admin-limited-menu-1280");
     expect(shot.distinctColours).toBeGreaterThan(50);
 

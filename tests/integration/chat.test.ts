@@ -296,3 +296,18 @@ describe("quotas", () => {
     expect((await t.req("GET", "/api/v1/user/ai/quota", { token: other.token })).body.questions_per_day).toBe(50);
   });
 });
+
+describe("quota usage survives deletion", () => {
+  test("deleting a topic (or an admin deleting messages) gives no questions or tokens back", async () => {
+    const u = await t.createUser("deleter");
+    const tp = await newTopic(t, u.token);
+    await readEvents(await streamAsk(t, u.token, { topic_id: tp.id, content: "光合作用？" }));
+    const before = (await t.req("GET", "/api/v1/user/ai/quota", { token: u.token })).body;
+    expect(before.questions_used).toBe(1);
+    expect(before.tokens_used).toBeGreaterThan(0);
+    expect((await t.req("DELETE", `/api/v1/chat/topic?id=${tp.id}`, { token: u.token })).status).toBe(200);
+    const after = (await t.req("GET", "/api/v1/user/ai/quota", { token: u.token })).body;
+    expect(after).toMatchObject({ questions_used: 1, tokens_used: before.tokens_used });
+    expect(after.own).toEqual({ questions_per_day: null, tokens_per_month: null });
+  });
+});

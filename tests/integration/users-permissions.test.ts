@@ -58,7 +58,9 @@ describe("permission matrix over every registered admin route", () => {
   test("root administrator passes the guard of every route (never 401/403, never a crash)", async () => {
     for (const r of routes) {
       const res = await call(r, t.rootToken);
-      expect([key(r), [401, 403].includes(res.status) || res.status >= 500 ? res.text : "ok"]).toEqual([key(r), "ok"]);
+      // The LLM connection test reports the provider's failure as 502/504 (no model is reachable here).
+      const upstream = key(r) === "POST /api/v1/llm/test" && [502, 504].includes(res.status);
+      expect([key(r), [401, 403].includes(res.status) || (res.status >= 500 && !upstream) ? res.text : "ok"]).toEqual([key(r), "ok"]);
     }
   });
 });
@@ -113,7 +115,8 @@ describe("one group, one permission", () => {
     const dash = await t.req("GET", "/admin", { token: memberToken, headers: html });
     const menu = dash.text.slice(dash.text.indexOf('class="adm-menu"'), dash.text.indexOf("</nav>"));
     const labels = [...menu.matchAll(/<span class="adm-label">([^<]+)<\/span>/g)].map((m) => m[1]);
-    expect(labels).toEqual(["控制面板", "导航管理", "友情链接"]);
+    // AI management is public to every admin (spec §6).
+    expect(labels).toEqual(["控制面板", "AI 管理", "导航管理", "友情链接"]);
   });
 
   test("granting one more category adds its page and menu entry; revoking takes them away", async () => {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "#src/http/context.ts";
+import { aiAdminRoutes } from "#src/features/ai/admin/routes.ts";
 import { advertisementRoutes } from "./advertisement/routes.tsx";
 import { attachmentRoutes } from "./attachment/routes.tsx";
 import { bannerRoutes } from "./banner/routes.tsx";
@@ -17,3 +18,4 @@ adminRoutes.route("/", friendlinkRoutes);
 adminRoutes.route("/", bannerRoutes);
 adminRoutes.route("/", advertisementRoutes);
 adminRoutes.route("/", attachmentRoutes);
+adminRoutes.route("/", aiAdminRoutes);

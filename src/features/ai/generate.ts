@@ -87,6 +87,7 @@ export function startAnswer(a: Asked, signal: AbortSignal): { messageId: number;
     const row = db.query<{ id: number }, [number, number, string, string, string, string, string]>(
       `INSERT INTO chat_message (topic_id, user_id, question, search_query, "references", provider, model) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     ).get(a.topic.id, a.userId, content, query, JSON.stringify(references), cfg.provider, cfg.model)!;
+    db.query("INSERT INTO ai_usage (user_id, message_id) VALUES (?, ?)").run(a.userId, row.id);
     db.query(`UPDATE chat_topic SET message_count = (SELECT count(*) FROM chat_message WHERE topic_id = ?1), updated_at = ?2,
       title = CASE WHEN title = '' THEN ?3 ELSE title END WHERE id = ?1`).run(a.topic.id, Date.now(), [...content].slice(0, 30).join(""));
     return row.id;
@@ -134,9 +135,13 @@ export function startAnswer(a: Asked, signal: AbortSignal): { messageId: number;
     const end = performance.now();
     const firstMs = first ? Math.round(first - started) : 0;
     const durationMs = Math.round(end - started);
-    getSqlite().query(`UPDATE chat_message SET answer = ?, status = ?, error = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, usage_estimated = ?,
-      first_token_ms = ?, duration_ms = ?, updated_at = ? WHERE id = ?`)
-      .run(answer, status, error, u.prompt_tokens, u.completion_tokens, u.total_tokens, estimated ? 1 : 0, firstMs, durationMs, Date.now(), messageId);
+    const db2 = getSqlite();
+    db2.transaction(() => {
+      db2.query(`UPDATE chat_message SET answer = ?, status = ?, error = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, usage_estimated = ?,
+        first_token_ms = ?, duration_ms = ?, updated_at = ? WHERE id = ?`)
+        .run(answer, status, error, u.prompt_tokens, u.completion_tokens, u.total_tokens, estimated ? 1 : 0, firstMs, durationMs, Date.now(), messageId);
+      db2.query("UPDATE ai_usage SET tokens = ?, updated_at = ? WHERE message_id = ?").run(u.total_tokens, Date.now(), messageId);
+    })();
     if (status === MSG_STATUS.failed) emit({ type: "error", message_id: messageId, status, message: error });
     else emit({ type: "done", message_id: messageId, status, usage: { ...u, estimated }, first_token_ms: firstMs, duration_ms: durationMs });
   }

@@ -1,12 +1,12 @@
 import { getSqlite } from "#db/client.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { badRequest, notFound } from "#src/lib/errors.ts";
-import { MSG_STATUS } from "./status.ts";
 
 // AI quotas: questions per Asia/Shanghai day and tokens per Asia/Shanghai month. A user's own
 // limits (ai_quota, set by an admin) win; else the largest of their groups', and of the VIP
-// defaults while they are VIP. -1 means unlimited. Usage is counted from the messages themselves,
-// so there is no counter to drift: refused questions do not count, stopped and failed ones do.
+// defaults while they are VIP. -1 means unlimited. Usage is summed from ai_usage, one row per
+// answered question written with the message (refused questions have none; stopped and failed
+// ones count) and kept when the message is deleted.
 
 export const UNLIMITED = -1;
 
@@ -19,6 +19,8 @@ export interface Quota {
   tokens_remaining: number;
   /** where the limits come from: user (own), group, vip, root */
   source: "user" | "group" | "vip" | "root";
+  /** the user's own limits as an admin set them (null: inherited) */
+  own: { questions_per_day: number | null; tokens_per_month: number | null };
 }
 
 const SHANGHAI = 8 * 3600_000;
@@ -32,12 +34,13 @@ export function monthStart(now = Date.now()) {
 
 const larger = (a: number, b: number) => (a === UNLIMITED || b === UNLIMITED ? UNLIMITED : Math.max(a, b));
 
-function limitsOf(userId: number): Pick<Quota, "questions_per_day" | "tokens_per_month" | "source"> {
+function limitsOf(userId: number): Pick<Quota, "questions_per_day" | "tokens_per_month" | "source" | "own"> {
   const db = getSqlite();
   const u = db.query<{ is_root: number; vip_until: number | null }, [number]>("SELECT is_root, vip_until FROM user WHERE id = ?").get(userId);
   if (!u) throw notFound("用户不存在");
-  if (u.is_root) return { questions_per_day: UNLIMITED, tokens_per_month: UNLIMITED, source: "root" };
   const own = db.query<{ questions_per_day: number | null; tokens_per_month: number | null }, [number]>("SELECT questions_per_day, tokens_per_month FROM ai_quota WHERE user_id = ?").get(userId);
+  const ownLimits = { questions_per_day: own?.questions_per_day ?? null, tokens_per_month: own?.tokens_per_month ?? null };
+  if (u.is_root) return { questions_per_day: UNLIMITED, tokens_per_month: UNLIMITED, source: "root", own: ownLimits };
   // A user in no group gets the default group's limits (the group new users join).
   let groups = db.query<{ q: number; t: number }, [number]>("SELECT g.ai_questions_per_day AS q, g.ai_tokens_per_month AS t FROM user_group ug JOIN `group` g ON g.id = ug.group_id WHERE ug.user_id = ?").all(userId);
   if (!groups.length) groups = db.query<{ q: number; t: number }, []>("SELECT ai_questions_per_day AS q, ai_tokens_per_month AS t FROM `group` WHERE is_default = 1").all();
@@ -52,14 +55,14 @@ function limitsOf(userId: number): Pick<Quota, "questions_per_day" | "tokens_per
     t = larger(t, vt);
   }
   if (own?.questions_per_day != null || own?.tokens_per_month != null) source = "user";
-  return { questions_per_day: own?.questions_per_day ?? q, tokens_per_month: own?.tokens_per_month ?? t, source };
+  return { questions_per_day: own?.questions_per_day ?? q, tokens_per_month: own?.tokens_per_month ?? t, source, own: ownLimits };
 }
 
+/** Questions asked today and tokens used this month, from the usage rows (deleting a conversation gives nothing back). */
 export function usageOf(userId: number, now = Date.now()) {
   const db = getSqlite();
-  const counted = `status != ${MSG_STATUS.refused}`;
-  const questions = db.query<{ n: number }, [number, number]>(`SELECT count(*) AS n FROM chat_message WHERE user_id = ? AND created_at >= ? AND ${counted}`).get(userId, dayStart(now))!.n;
-  const tokens = db.query<{ n: number }, [number, number]>(`SELECT coalesce(sum(total_tokens), 0) AS n FROM chat_message WHERE user_id = ? AND created_at >= ? AND ${counted}`).get(userId, monthStart(now))!.n;
+  const questions = db.query<{ n: number }, [number, number]>("SELECT count(*) AS n FROM ai_usage WHERE user_id = ? AND created_at >= ?").get(userId, dayStart(now))!.n;
+  const tokens = db.query<{ n: number }, [number, number]>("SELECT coalesce(sum(tokens), 0) AS n FROM ai_usage WHERE user_id = ? AND created_at >= ?").get(userId, monthStart(now))!.n;
   return { questions, tokens };
 }
 
@@ -72,7 +75,7 @@ export function quotaOf(userId: number, now = Date.now()): Quota {
     questions_per_day: l.questions_per_day, tokens_per_month: l.tokens_per_month,
     questions_used: u.questions, tokens_used: u.tokens,
     questions_remaining: remaining(l.questions_per_day, u.questions), tokens_remaining: remaining(l.tokens_per_month, u.tokens),
-    source: l.source,
+    source: l.source, own: l.own,
   };
 }
 

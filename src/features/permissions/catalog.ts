@@ -27,6 +27,8 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   email: { label: "邮件", page: "/admin/config" },
   report: { label: "举报", page: "/admin/report" },
   renew: { label: "搜索索引", page: "/admin/config" },
+  chat: { label: "AI 对话", page: "/admin/ai/chat" },
+  llm: { label: "大模型", page: "/admin/ai/llm" },
 };
 
 /** Admin pages anyone with admin access may open (spec §6: AI management, its children, navigation). */

@@ -18,6 +18,7 @@ const ICONS: Record<string, string> = {
   document: "M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zm4 18H6V4h7v5h5zM8 12h8v2H8zm0 4h8v2H8z",
   user: "M16 11c1.66 0 2.99-1.34 2.99-3S17.66 5 16 5s-3 1.34-3 3 1.34 3 3 3m-8 0c1.66 0 2.99-1.34 2.99-3S9.66 5 8 5 5 6.34 5 8s1.34 3 3 3m0 2c-2.33 0-7 1.17-7 3.5V19h14v-2.5c0-2.33-4.67-3.5-7-3.5m8 0c-.29 0-.62.02-.97.05 1.16.84 1.97 1.97 1.97 3.45V19h6v-2.5c0-2.33-4.67-3.5-7-3.5",
   report: "M5 21V4h9.5l.5 2H20v10h-6.5l-.5-2H7v7zm2-9h7.6l.5 2H18V8h-4.6l-.5-2H7z",
+  ai: "M12 2l1.6 3.4L17 7l-3.4 1.6L12 12l-1.6-3.4L7 7l3.4-1.6zM5 14h14a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4a2 2 0 0 1 2-2m0 2v4h14v-4zm2 1h2v2H7zm8 0h2v2h-2zM19 2l.8 1.7L21.5 4.5l-1.7.8L19 7l-.8-1.7-1.7-.8 1.7-.8z",
   attachment: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
 };
 
@@ -38,6 +39,14 @@ export const ADMIN_MENU: MenuItem[] = [
       { key: "document/recycle", label: "回收站", href: "/admin/document/recycle" },
       { key: "document/language", label: "语言管理", href: "/admin/document/language" },
       { key: "document/searchrecord", label: "搜索记录", href: "/admin/document/searchrecord" },
+    ],
+  },
+  {
+    key: "ai", label: "AI 管理", href: "/admin/ai/llm", icon: "ai",
+    children: [
+      { key: "ai/llm", label: "大模型设置", href: "/admin/ai/llm" },
+      { key: "ai/embedding", label: "向量模型", href: "/admin/ai/embedding" },
+      { key: "ai/chat", label: "对话记录", href: "/admin/ai/chat" },
     ],
   },
   {

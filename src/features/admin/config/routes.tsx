@@ -6,6 +6,7 @@ import { adminPage } from "#src/http/adminOnly.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { emailTestCard } from "#src/features/email/adminTest.tsx";
 import { searchIndexCard } from "#src/features/search/adminPanel.tsx";
+import { llmSettingsPanel } from "#src/features/ai/admin/views.tsx";
 import { Island } from "#src/views/Island.tsx";
 import AdminConfigForm from "#islands/AdminConfigForm.tsx";
 import { renderAdmin } from "../page.tsx";
@@ -14,6 +15,8 @@ export const configRoutes = new Hono<AppEnv>();
 
 // Panels a feature shows below its group's form (e.g. the e-mail test), keyed by group name.
 const EXTRAS: Record<string, (c: AppContext) => ReactNode> = { email: emailTestCard, search: searchIndexCard };
+// Groups whose form is their own island (llm: provider presets fill base_url, plus 测试连接).
+const FORMS: Record<string, (c: AppContext) => ReactNode> = { llm: llmSettingsPanel };
 
 // Every settings group has its screen at /admin/config/<group>; the menu lists the same groups.
 configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {
@@ -23,7 +26,7 @@ configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {
   return renderAdmin(c, {
     title: def.label,
     active: `config/${group}`,
-    children: (
+    children: FORMS[group]?.(c) ?? (
       <>
         <section className="adm-card">
           <h2 className="adm-card-title">{def.label}</h2>

@@ -1,6 +1,10 @@
 import type { ActivityDay } from "./service.ts";
 
-const SERIES = [
+/** One bar of each day: the day's field `key`, drawn in `color`. */
+export interface ChartSeries<K extends string = string> { key: K; label: string; color: string }
+type Day<K extends string> = { day: string } & Record<K, number>;
+
+const SERIES: readonly ChartSeries<"users" | "attachments" | "jobs">[] = [
   { key: "users", label: "新增用户", color: "#1677ff" },
   { key: "attachments", label: "新增附件", color: "#13a8a8" },
   { key: "jobs", label: "完成任务", color: "#fa8c16" },
@@ -19,28 +23,32 @@ interface Frame { w: number; h: number; font: number; labelEvery: number; classN
 // gets a narrower frame with relatively larger text; admin.css shows one or the other.
 const WIDE: Frame = { w: 720, h: 240, font: 11, labelEvery: 1, className: "adm-chart-wide" };
 const NARROW: Frame = { w: 360, h: 220, font: 11, labelEvery: 2, className: "adm-chart-narrow" };
+// One drawing for a chart in half a row (e.g. two side by side): about its own width on every screen.
+const COMPACT: Frame = { w: 400, h: 190, font: 12, labelEvery: 2, className: "adm-chart-compact" };
 
-function Bars({ days, f, label }: { days: ActivityDay[]; f: Frame; label: string }) {
+function Bars<K extends string>({ days, series, f, label }: { days: Day<K>[]; series: readonly ChartSeries<K>[]; f: Frame; label: string }) {
   const pad = { left: f.font * 3, right: 6, top: 10, bottom: f.font * 2.4 };
-  const max = niceMax(Math.max(0, ...days.flatMap((d) => SERIES.map((s) => d[s.key]))));
+  const max = niceMax(Math.max(0, ...days.flatMap((d) => series.map((s) => d[s.key]))));
   const plotH = f.h - pad.top - pad.bottom;
   const slot = (f.w - pad.left - pad.right) / days.length;
-  const bar = Math.min(12, (slot - 4) / SERIES.length);
+  const bar = Math.min(12, (slot - 4) / series.length);
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
   const ticks = [0, 1, 2, 3, 4].map((i) => (max / 4) * i);
+  // Large axes (tokens) read better as 1.2万 / 3亿 than as long digit runs.
+  const tick = (t: number) => (t >= 1e8 ? `${+(t / 1e8).toFixed(1)}亿` : t >= 1e4 ? `${+(t / 1e4).toFixed(1)}万` : Number.isInteger(t) ? t : t.toFixed(1));
   return (
     <svg className={f.className} viewBox={`0 0 ${f.w} ${f.h}`} role="img" aria-label={label} preserveAspectRatio="xMidYMid meet">
       {ticks.map((t) => (
         <g key={t}>
           <line x1={pad.left} x2={f.w - pad.right} y1={y(t)} y2={y(t)} stroke="#e5e7eb" strokeDasharray={t ? "3 3" : undefined} />
-          <text x={pad.left - 5} y={y(t) + f.font / 3} textAnchor="end" fontSize={f.font} fill="#8c8c8c">{Number.isInteger(t) ? t : t.toFixed(1)}</text>
+          <text x={pad.left - 5} y={y(t) + f.font / 3} textAnchor="end" fontSize={f.font} fill="#8c8c8c">{tick(t)}</text>
         </g>
       ))}
       {days.map((d, i) => {
-        const x0 = pad.left + i * slot + (slot - bar * SERIES.length) / 2;
+        const x0 = pad.left + i * slot + (slot - bar * series.length) / 2;
         return (
           <g key={d.day}>
-            {SERIES.map((s, j) => {
+            {series.map((s, j) => {
               const v = d[s.key];
               const h = Math.max(v ? 2 : 0, y(0) - y(v));
               return <rect key={s.key} x={x0 + j * bar} y={y(0) - h} width={Math.max(1, bar - 1)} height={h} rx="1.5" fill={s.color}><title>{`${d.day} ${s.label}：${v}`}</title></rect>;
@@ -53,17 +61,28 @@ function Bars({ days, f, label }: { days: ActivityDay[]; f: Frame; label: string
   );
 }
 
-/** Grouped bar chart as inline SVG: server-rendered, no chart library, readable without scripts. */
-export function ActivityChart({ days }: { days: ActivityDay[] }) {
-  const totals = SERIES.map((s) => days.reduce((n, d) => n + d[s.key], 0));
-  const label = `最近 ${days.length} 天动态：${SERIES.map((s, i) => `${s.label} ${totals[i]}`).join("，")}`;
+/**
+ * Grouped bar chart as inline SVG: server-rendered, no chart library, readable without scripts.
+ * Without `series` it draws the dashboard's activity (users, attachments, jobs).
+ */
+export function ActivityChart<K extends string = "users" | "attachments" | "jobs">({ days, series, title = "动态", compact = false }: {
+  days: Day<K>[] | ActivityDay[]; series?: readonly ChartSeries<K>[]; title?: string; compact?: boolean;
+}) {
+  const list = (series ?? SERIES) as readonly ChartSeries<K>[];
+  const rows = days as Day<K>[];
+  const totals = list.map((s) => rows.reduce((n, d) => n + d[s.key], 0));
+  const label = `最近 ${days.length} 天${title}：${list.map((s, i) => `${s.label} ${totals[i]}`).join("，")}`;
   return (
     <figure className="adm-chart">
       <figcaption className="adm-legend">
-        {SERIES.map((s, i) => <span key={s.key}><i style={{ background: s.color }} />{s.label}<b>{totals[i]}</b></span>)}
+        {list.map((s, i) => <span key={s.key}><i style={{ background: s.color }} />{s.label}<b>{totals[i]!.toLocaleString("zh-CN")}</b></span>)}
       </figcaption>
-      <Bars days={days} f={WIDE} label={label} />
-      <Bars days={days} f={NARROW} label={label} />
+      {compact ? <Bars days={rows} series={list} f={COMPACT} label={label} /> : (
+        <>
+          <Bars days={rows} series={list} f={WIDE} label={label} />
+          <Bars days={rows} series={list} f={NARROW} label={label} />
+        </>
+      )}
     </figure>
   );
 }

@@ -8,6 +8,8 @@ import { searchStats } from "#src/features/search/records.ts";
 import { SearchStatsPanel } from "#src/features/search/recordsPanel.tsx";
 import { renderAdmin } from "../page.tsx";
 import { ActivityChart } from "./ActivityChart.tsx";
+import { AiUsagePanel } from "./AiUsagePanel.tsx";
+import { chatStats } from "#src/features/ai/admin/chatAdmin.ts";
 import { envs } from "./envs.ts";
 import { activity, device, stats, type Stats } from "./service.ts";
 
@@ -53,6 +55,7 @@ function dashboard(c: AppContext) {
           <ActivityChart days={days} />
         </section>
         {mayCall(c, "GET /api/v1/stats") ? <SearchStatsPanel {...searchStats()} /> : null}
+        {mayCall(c, "GET /api/v1/chat/stats") ? <AiUsagePanel days={chatStats(14)} /> : null}
         {/* It calls /device and /envs; a user granted other pages only would meet two 403s. */}
         {mayCall(c, "GET /api/v1/device") && mayCall(c, "GET /api/v1/envs") ? <Island name="AdminSysInfo" component={AdminSysInfo} props={{ device: device() }} /> : null}
       </>

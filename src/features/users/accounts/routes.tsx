@@ -6,6 +6,9 @@ import { renderTablePage } from "#src/features/admin/page.tsx";
 import { defaultGroupId } from "#src/features/auth/accounts.ts";
 import { unauthorized } from "#src/lib/errors.ts";
 import { validate } from "#src/lib/validate.ts";
+import { grantsOf } from "#src/features/permissions/service.ts";
+import { Island } from "#src/views/Island.tsx";
+import AdminAiQuota from "#islands/ai/AdminAiQuota.tsx";
 import { allGroupOptions, groupsOfUser } from "../groups/service.ts";
 import { permissionsOfUser } from "../permissions/service.ts";
 import { userCreate, userListQuery, userUpdate } from "./schema.ts";
@@ -39,12 +42,16 @@ accountRoutes.get("/admin/user/list", adminPage, (c) => {
   const initial = listUsers({ page: 1, size: 20 });
   const groups = allGroupOptions();
   const statuses = [{ value: 0, label: "正常" }, { value: 1, label: "禁用" }];
+  // The AI 额度 dialog (features/ai): only for admins who may set quotas.
+  const u = me(c);
+  const quota = u.is_root || grantsOf(u.id).keys.has("POST /api/v1/user/ai/quota");
   return renderTablePage(c, {
     title: "用户列表",
     active: "user/list",
-    intro: <p>禁用账号会让该用户立即下线；编辑时密码留空表示不修改。超级管理员不能被禁用或删除。</p>,
+    intro: <><p>禁用账号会让该用户立即下线；编辑时密码留空表示不修改。超级管理员不能被禁用或删除。</p>{quota ? <Island name="AdminAiQuota" component={AdminAiQuota} props={{ event: "adm:ai-quota" }} /> : null}</>,
     table: {
       entity: "user", listPath: "/user/list", listKey: "user", pageSize: 20, canCreate: true, toggle: "enable",
+      rowActions: quota ? [{ label: "AI 额度", event: "adm:ai-quota" }] : undefined,
       keyword: { name: "wd", placeholder: "用户名、邮箱、手机号或姓名" },
       filters: [{ name: "group_id", label: "用户组", options: groups }, { name: "status", label: "状态", options: statuses }],
       initial: { total: initial.total, rows: initial.user },

@@ -39,6 +39,9 @@ const FLAGS = [
   ["enable_article_approval", "文章需审核", ""],
 ] as const;
 
+// The AI limit columns show -1 as 不限.
+const UNLIMITED = [{ value: -1, label: "不限" }];
+
 groupRoutes.get("/admin/user/group", adminPage, (c) => {
   const initial = listGroups({ page: 1, size: 1000 }, true);
   return renderAdmin(c, {
@@ -61,6 +64,8 @@ groupRoutes.get("/admin/user/group", adminPage, (c) => {
             { key: "enable_upload", label: "上传", kind: "bool", width: 70 },
             { key: "enable_comment", label: "评论", kind: "bool", width: 70 },
             { key: "enable_article", label: "文章", kind: "bool", width: 70 },
+            { key: "ai_questions_per_day", label: "AI 提问/日", kind: "option", options: UNLIMITED, width: 90 },
+            { key: "ai_tokens_per_month", label: "AI tokens/月", kind: "option", options: UNLIMITED, width: 110 },
             { key: "sort", label: "排序", width: 70 },
             { key: "description", label: "描述" },
           ],
@@ -69,9 +74,11 @@ groupRoutes.get("/admin/user/group", adminPage, (c) => {
             { name: "color", label: "颜色", kind: "color" },
             { name: "sort", label: "排序", kind: "number", help: "数字越小越靠前" },
             ...FLAGS.map(([name, label, help]) => ({ name, label, kind: "switch" as const, help: help || undefined })),
+            { name: "ai_questions_per_day", label: "每日 AI 提问次数（-1 不限）", kind: "number", help: "成员每天可以向 AI 提问的次数；0 表示不能使用 AI。属于多个分组时取最大值" },
+            { name: "ai_tokens_per_month", label: "每月 AI token 额度（-1 不限）", kind: "number", help: "成员每个自然月可用的 token 总数（提问与回答合计）" },
             { name: "description", label: "描述", kind: "textarea", maxLength: 255 },
           ],
-          defaults: { title: "", color: "", sort: 0, description: "", is_default: false, is_display: false, enable_upload: true, enable_document_review: true, enable_comment: true, enable_comment_approval: true, enable_article: true, enable_article_approval: true },
+          defaults: { title: "", color: "", sort: 0, description: "", is_default: false, is_display: false, enable_upload: true, enable_document_review: true, enable_comment: true, enable_comment_approval: true, enable_article: true, enable_article_approval: true, ai_questions_per_day: 50, ai_tokens_per_month: 1_000_000 },
         }} />
         <Island name="AdminPermissionPicker" component={AdminPermissionPicker} props={{ categories: permissionCategories(), event: "adm:group-permission" }} />
       </section>
