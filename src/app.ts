@@ -23,8 +23,10 @@ import { searchRoutes } from "#src/features/search/routes.tsx";
 import { searchRecordRoutes } from "#src/features/search/recordsRoutes.tsx";
 import { exportRoutes } from "#src/features/export/routes.ts";
 import { chatRoutes } from "#src/features/ai/routes.ts";
+import { chatPageRoutes } from "#src/features/ai/pages.tsx";
 import { searchSuggestRoutes } from "#src/features/search/suggestRoutes.ts";
-import { AppError, payloadTooLarge } from "#src/lib/errors.ts";
+import { AppError, payloadTooLarge, serviceBusy } from "#src/lib/errors.ts";
+import { isBusyError } from "#db/client.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { siteGuards } from "#src/http/guards.ts";
 import { pageCache } from "#src/http/pageCache.ts";
@@ -80,6 +82,7 @@ export function createApp() {
   app.route("/", searchRecordRoutes);
   app.route("/", exportRoutes);
   app.route("/", chatRoutes);
+  app.route("/", chatPageRoutes);
 
   registerPermissions(app);
 
@@ -88,7 +91,7 @@ export function createApp() {
     return renderNotFound(c);
   });
   app.onError((err, c) => {
-    const e = err instanceof AppError ? err : err instanceof HTTPException ? fromHttpException(err) : null;
+    const e = err instanceof AppError ? err : err instanceof HTTPException ? fromHttpException(err) : isBusyError(err) ? serviceBusy() : null;
     if (!e) log("error", "unhandled", { id: c.get("requestId"), path: c.req.path, error: String(err?.stack ?? err) });
     const status = e?.status ?? 500;
     const message = e?.message || "服务器内部错误";

@@ -1,4 +1,6 @@
 import DocumentActions, { type DocumentActionsProps } from "#islands/DocumentActions.tsx";
+import AskDocumentButton from "#islands/chat/AskDocumentButton.tsx";
+import { setting } from "#src/features/settings/service.ts";
 import { Avatar } from "#islands/UserMenu.tsx";
 import ReaderPages, { type ReaderPagesProps } from "#islands/ReaderPages.tsx";
 import { formatBytes, formatDateTime } from "#src/lib/format.ts";
@@ -109,6 +111,7 @@ export function ReaderView({ doc, crumbs, uploader, related, pages, actions, cre
             <Keywords text={doc.keywords} />
             <div className="reader-toolbar">
               <Island name="DocumentActions" component={DocumentActions} props={actions} />
+              {setting("llm", "enable") ? <Island name="AskDocumentButton" component={AskDocumentButton} props={{ documentId: doc.id, uuid: doc.uuid, loggedIn: actions.loggedIn, path: actions.path }} /> : null}
               <DownloadSlot doc={doc} />
             </div>
           </header>
