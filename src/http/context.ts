@@ -22,3 +22,17 @@ export function clientIp(c: Context): string {
   const server = c.env as { requestIP?: (r: Request) => { address: string } | null } | undefined;
   return server?.requestIP?.(c.req.raw)?.address ?? "";
 }
+
+// X-Forwarded-For seen while TRUST_PROXY is off: the site is probably behind a proxy, so every
+// visitor shares the proxy's address for per-IP limits. Remembered in memory for the dashboard.
+let forwardedSeen: { at: number; count: number } | null = null;
+
+/** Called for every request (session middleware); cheap when the header is absent. */
+export function noteForwardedFor(c: Context) {
+  if (env.trustProxy || !c.req.header("x-forwarded-for")) return;
+  forwardedSeen = { at: Date.now(), count: (forwardedSeen?.count ?? 0) + 1 };
+}
+
+/** The last time a request came with X-Forwarded-For while it is not trusted (null: never). */
+export const untrustedProxySeen = () => forwardedSeen;
+export const clearProxyObservation = () => void (forwardedSeen = null);

@@ -17,8 +17,14 @@ export function reset(key: string) {
   windows.delete(key);
 }
 
+// Counters kept elsewhere (the login throttle lives in SQLite) register here, so "forget every
+// counter" (tests) reaches them too. A restart calls nothing here: persisted counters survive it.
+const resetHooks = new Set<() => void>();
+export const onResetAll = (fn: () => void) => void resetHooks.add(fn);
+
 export function resetAll() {
   windows.clear();
+  for (const fn of resetHooks) fn();
 }
 
 function sweep(now: number) {

@@ -231,7 +231,7 @@ describe("site modes", () => {
       const img = page.locator(".captcha-img img");
       await img.waitFor();
       const first = await img.getAttribute("src");
-      expect(first).toStartWith("data:image/svg+xml;base64,");
+      expect(first).toStartWith("data:image/png;base64,");
       expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
       await screenshotCheck(page, "login-captcha-375");
       await page.locator('input[name="username"]').fill(USER.username);

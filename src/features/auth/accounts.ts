@@ -5,7 +5,7 @@ import { user } from "#db/schema/users.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { conflict, forbidden } from "#src/lib/errors.ts";
-import { hashPassword } from "./passwords.ts";
+import { assertPasswordAcceptable, hashPassword } from "./passwords.ts";
 
 export interface NewAccount {
   username: string;
@@ -23,11 +23,14 @@ export function assertRegisterOpen() {
   if (!setting<boolean>("security", "enable_register")) throw forbidden("网站已关闭注册");
 }
 
-/** Username, e-mail and mobile are unique; the first clash found is reported in Chinese. */
+/** Usernames compare without case: "Admin" and "ADMIN" cannot sit beside "admin" (index user_username_lower). */
+const sameName = (name: string) => sql`lower(${user.username}) = lower(${name})`;
+
+/** Username (any case), e-mail and mobile are unique; the first clash found is reported in Chinese. */
 export function assertAvailable(a: { username?: string; email?: string | null; mobile?: string | null }, exceptId = 0) {
   const db = getDb();
   const conds = [
-    a.username ? eq(user.username, a.username) : undefined,
+    a.username ? sameName(a.username) : undefined,
     a.email ? eq(user.email, a.email) : undefined,
     a.mobile ? eq(user.mobile, a.mobile) : undefined,
   ].filter(Boolean);
@@ -35,7 +38,7 @@ export function assertAvailable(a: { username?: string; email?: string | null; m
   const rows = db.select({ id: user.id, username: user.username, email: user.email, mobile: user.mobile }).from(user).where(or(...conds)).all();
   for (const r of rows) {
     if (r.id === exceptId) continue;
-    if (a.username && r.username === a.username) throw conflict("用户名已被占用");
+    if (a.username && r.username.toLowerCase() === a.username.toLowerCase()) throw conflict("用户名已被占用");
     if (a.email && r.email === a.email) throw conflict("邮箱已被占用");
     if (a.mobile && r.mobile === a.mobile) throw conflict("手机号已被占用");
   }
@@ -48,6 +51,7 @@ export const defaultGroupId = () => getDb().select({ id: group.id }).from(group)
  * the register award through the credit ledger, and a line in the activity feed.
  */
 export async function createAccount(a: NewAccount) {
+  if (a.password !== undefined) assertPasswordAcceptable(a.password, a.username);
   assertAvailable(a);
   const hash = await hashPassword(a.password ?? crypto.randomUUID());
   const award = Math.max(0, Math.floor(Number(setting("score", "register")) || 0));
@@ -69,7 +73,7 @@ export function uniqueUsername(base: string): string {
   const db = getDb();
   for (let i = 0; i < 20; i++) {
     const name = i === 0 ? clean : `${clean}_${Math.random().toString(36).slice(2, 6)}`;
-    if (!db.select({ id: user.id }).from(user).where(eq(user.username, name)).get()) return name;
+    if (!db.select({ id: user.id }).from(user).where(sameName(name)).get()) return name;
   }
   return `${clean}_${crypto.randomUUID().slice(0, 8)}`;
 }

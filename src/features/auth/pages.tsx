@@ -14,11 +14,10 @@ import type { AppEnv } from "#src/http/context.ts";
 import { Island } from "#src/views/Island.tsx";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
+import { safeRedirect } from "./redirect.ts";
 
 export const authPages = new Hono<AppEnv>();
 
-const safeRedirect = (r: string | undefined, fallback = "/") =>
-  r && r.startsWith("/") && !r.startsWith("//") && !r.startsWith("/\\") ? r : fallback;
 
 /** Password / mobile tabs as links, so switching works before hydration and keeps ?redirect. */
 function Tabs({ base, mobile, redirect, labels }: { base: string; mobile: boolean; redirect: string; labels: [string, string] }) {

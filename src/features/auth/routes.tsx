@@ -26,7 +26,10 @@ const me = (c: AppContext) => {
 authRoutes.post("/api/v1/user/login", validate("json", loginSchema), async (c) => {
   const { username, password, captcha_id, captcha } = c.req.valid("json");
   assertCaptcha("login", captcha_id, captcha);
-  const r = await login(username, password, clientIp(c), c.req.header("user-agent") ?? "");
+  const r = await login(username, password, clientIp(c), c.req.header("user-agent") ?? "").catch((e) => {
+    if (e?.retryAfterSeconds) c.header("Retry-After", String(e.retryAfterSeconds));
+    throw e;
+  });
   // login() made the session; the cookie carries it for pages, the body for API clients.
   startSession(c, r.user.id, r);
   return c.json({ token: r.token, expires_at: r.expires_at, user: selfView(r.user) });

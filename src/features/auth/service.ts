@@ -1,19 +1,14 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { user } from "#db/schema/users.ts";
-import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from "#src/lib/errors.ts";
-import { hit, reset } from "#src/lib/rateLimit.ts";
+import { badRequest, forbidden, notFound, unauthorized } from "#src/lib/errors.ts";
 import { disabledMessage, liftExpiredDisable } from "#src/features/users/punishments/service.ts";
 import { assertAvailable } from "./accounts.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { assertPasswordAcceptable, hashPassword, verifyPassword } from "./passwords.ts";
 import { USERNAME_RE, type ProfileInput } from "./schema.ts";
 import { createSession, revokeUserSessions } from "./sessions.ts";
+import { beginLoginAttempt, loginSucceeded } from "./throttle.ts";
 import { findUserById, findUserByLogin } from "./users.ts";
-
-// Per IP and per account: enough for typos, too few for guessing.
-const LOGIN_LIMIT_IP = 20;
-const LOGIN_LIMIT_ACCOUNT = 10;
-const LOGIN_WINDOW_MS = 15 * 60_000;
 
 /**
  * Every way of signing in (password, mobile code, OAuth) ends here: a disabled account is refused
@@ -23,16 +18,19 @@ export function assertCanSignIn(u: { id: number; status: number }) {
   if (u.status !== 0 && !liftExpiredDisable(u.id)) throw forbidden(disabledMessage(u.id));
 }
 
+/**
+ * Password sign-in. Failed attempts are throttled per (account, address) and per address with
+ * growing waits (./throttle.ts); successes cost nothing.
+ */
 export async function login(username: string, password: string, ip: string, userAgent: string) {
-  if (!hit(`login:ip:${ip}`, LOGIN_LIMIT_IP, LOGIN_WINDOW_MS) || !hit(`login:user:${username.toLowerCase()}`, LOGIN_LIMIT_ACCOUNT, LOGIN_WINDOW_MS)) {
-    throw tooManyRequests("登录尝试过于频繁，请 15 分钟后再试");
-  }
   const u = findUserByLogin(username);
+  // The account is the user row when it exists: "alice" and "ALICE" are different accounts.
+  const attempt = beginLoginAttempt(u ? `u${u.id}` : `n:${username}`, ip);
   // Verify against a fixed hash when the user is unknown so timing does not reveal accounts.
   const ok = await verifyPassword(password, u?.password ?? DUMMY_HASH);
   if (!u || !ok) throw unauthorized("用户名或密码错误");
+  loginSucceeded(attempt);
   assertCanSignIn(u);
-  reset(`login:user:${username.toLowerCase()}`);
   getDb().update(user).set({ login_at: Date.now(), last_login_ip: ip }).where(eq(user.id, u.id)).run();
   const s = createSession(u.id, ip, userAgent);
   return { token: s.token, expires_at: s.expires_at, user: u };
@@ -44,6 +42,7 @@ export async function changePassword(userId: number, oldPassword: string, newPas
   const u = findUserById(userId);
   if (!u) throw notFound("用户不存在");
   if (!(await verifyPassword(oldPassword, u.password))) throw badRequest("旧密码不正确");
+  assertPasswordAcceptable(newPassword, u.username);
   getDb().update(user).set({ password: await hashPassword(newPassword), updated_at: Date.now() }).where(eq(user.id, userId)).run();
   // Every other session ends; the caller gets a fresh one.
   revokeUserSessions(userId);

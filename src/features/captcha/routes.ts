@@ -18,11 +18,12 @@ const query = z.object({ type: z.enum(PURPOSES, { error: "验证码用途不正�
  * MOREDOC's GET /user/captcha?type=<purpose>: `enable` tells whether that form needs a captcha;
  * a challenge is issued only then (or when no purpose is given).
  */
-captchaRoutes.get("/api/v1/user/captcha", validate("query", query), (c) => {
+captchaRoutes.get("/api/v1/user/captcha", validate("query", query), async (c) => {
   const { type: purpose } = c.req.valid("query");
   const enable = purpose ? captchaEnabled(purpose) : true;
   if (!enable) return c.json({ enable: false, id: "", captcha: "", type: "" });
   if (!hit(`captcha:ip:${clientIp(c)}`, PER_IP, WINDOW_MS)) throw tooManyRequests("获取验证码过于频繁，请稍后再试");
   c.header("Cache-Control", "no-store");
-  return c.json({ enable: true, ...issueCaptcha(purpose ?? null) });
+  const { image, ...challenge } = issueCaptcha(purpose ?? null);
+  return c.json({ enable: true, id: challenge.id, captcha: await image(), type: challenge.type, expires_at: challenge.expires_at });
 });

@@ -1,7 +1,7 @@
 import { setting } from "#src/features/settings/service.ts";
 import { badRequest } from "#src/lib/errors.ts";
 import { STRING_ALPHABET } from "./glyphs.ts";
-import { renderCaptchaSvg, svgDataUrl } from "./svg.ts";
+import { captchaPngDataUrl } from "./svg.ts";
 
 // One-time captchas kept in memory: a restart only costs users a refresh. Each is deleted on its
 // first check, right or wrong, and lives at most five minutes.
@@ -44,7 +44,10 @@ function remember(id: string, e: Entry, now: number) {
   store.set(id, e);
 }
 
-/** A new challenge in the configured type, length and size; the answer stays on the server. */
+/**
+ * A new challenge in the configured type, length and size; the answer stays on the server.
+ * `image()` draws it (a PNG data URL); storing is synchronous, drawing is not.
+ */
 export function issueCaptcha(purpose: CaptchaPurpose | null, now = Date.now()) {
   const cfg = { type: String(setting("captcha", "type")), length: Number(setting("captcha", "length")), width: Number(setting("captcha", "width")), height: Number(setting("captcha", "height")) };
   const type: CaptchaType = cfg.type === "string" || cfg.type === "math" ? cfg.type : "digit";
@@ -52,8 +55,8 @@ export function issueCaptcha(purpose: CaptchaPurpose | null, now = Date.now()) {
   const { text, answer } = challenge(type, clamp(cfg.length, 3, 8, 5));
   const id = crypto.randomUUID().replace(/-/g, "");
   remember(id, { answer: answer.toLowerCase(), purpose, expires: now + CAPTCHA_TTL_MS }, now);
-  const svg = renderCaptchaSvg(text, clamp(cfg.width, 80, 600, 240), clamp(cfg.height, 30, 200, 60));
-  return { id, captcha: svgDataUrl(svg), type, expires_at: now + CAPTCHA_TTL_MS };
+  const [width, height] = [clamp(cfg.width, 80, 600, 240), clamp(cfg.height, 30, 200, 60)];
+  return { id, type, expires_at: now + CAPTCHA_TTL_MS, image: () => captchaPngDataUrl(text, width, height) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { safeRedirect as sharedSafeRedirect } from "#src/features/auth/redirect.ts";
 import { badRequest } from "#src/lib/errors.ts";
 
 // The OAuth `state`: random, single-use, expiring, and bound to the browser that started the flow by
@@ -27,11 +28,8 @@ const pending = new Map<string, Pending>();
 
 const b64url = (buf: Buffer) => buf.toString("base64url");
 
-/** Same-site paths only: anything else (absolute, protocol-relative, backslash tricks) lands on /me. */
-export function safeRedirect(r: string | undefined | null): string {
-  if (!r || r.length > 512 || !r.startsWith("/") || r.startsWith("//") || r.startsWith("/\\") || /[\u0000-\u001f]/.test(r)) return "/me";
-  return r;
-}
+/** Same-site paths only (the app's one check, features/auth/redirect.ts); anything else lands on /me. */
+export const safeRedirect = (r: string | undefined | null): string => sharedSafeRedirect(r, "/me");
 
 const secure = (c: Context) => c.req.url.startsWith("https:") || c.req.header("x-forwarded-proto") === "https";
 

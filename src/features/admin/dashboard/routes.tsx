@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import { grantsOf } from "#src/features/permissions/service.ts";
-import type { AppContext, AppEnv } from "#src/http/context.ts";
+import { untrustedProxySeen, type AppContext, type AppEnv } from "#src/http/context.ts";
 import { Island } from "#src/views/Island.tsx";
 import AdminSysInfo from "#islands/AdminSysInfo.tsx";
 import { searchStats } from "#src/features/search/records.ts";
@@ -44,6 +44,7 @@ function dashboard(c: AppContext) {
     active: "dashboard",
     children: (
       <>
+        {untrustedProxySeen() ? <p className="adm-card adm-error" role="alert">检测到请求带有 X-Forwarded-For 头，但未设置 TRUST_PROXY=1：若网站位于反向代理之后，所有访客会共用代理的地址，按 IP 的登录、验证码和下载限制将误伤所有人。请在代理之后设置 TRUST_PROXY=1（仅当代理会覆盖该头时），详见 README「Configuration」。</p> : null}
         <ul className="adm-stats">
           {CARDS.map((k) => {
             const body = <><span className="adm-stat-label">{k.label}</span><strong className="adm-stat-value">{s[k.key].toLocaleString("zh-CN")}</strong></>;
