@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { hostname } from "node:os";
 import { getDb, getSqlite } from "#db/client.ts";
 import { jobs } from "#db/schema/jobs.ts";
+import { log } from "#src/http/requestLog.ts";
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -23,6 +24,23 @@ export function enqueueOnce(kind: string, payload: unknown = {}, opts: { runAfte
     const pending = getDb().select({ id: jobs.id }).from(jobs).where(and(eq(jobs.kind, kind), inArray(jobs.status, ["queued", "running"]))).get();
     return pending ? null : enqueue(kind, payload, opts);
   }).immediate();
+}
+
+/**
+ * Called inside the transaction that marks a job of `kind` failed for good (attempts used up, by a
+ * final failed attempt or because its worker died on every attempt), so a feature can record the
+ * outcome (e.g. a document's conversion failed) exactly once with the job's own state.
+ */
+export type ExhaustedHook = (job: JobRow, error: string) => void;
+const exhaustedHooks = new Map<string, ExhaustedHook>();
+export const onJobExhausted = (kind: string, hook: ExhaustedHook | undefined) => void (hook ? exhaustedHooks.set(kind, hook) : exhaustedHooks.delete(kind));
+function runExhausted(job: JobRow, error: string) {
+  try {
+    exhaustedHooks.get(job.kind)?.(job, error);
+  } catch (err) {
+    // The job still ends as failed; a broken hook must not make it run forever.
+    log("error", "job exhausted hook failed", { id: job.id, kind: job.kind, error: String(err) });
+  }
 }
 
 /** Backoff before attempt n+1 after n failed attempts: 2 s, 4 s, 8 s … capped at a minute. */
@@ -84,6 +102,8 @@ export function claim(kinds: string[], now = Date.now()): JobRow | null {
       if (!row) return null;
       if (row.attempts < row.max_attempts) return take.get(WORKER_ID, now + LEASE_MS, now, row.id) as JobRow;
       exhaust.run(now, now, row.id);
+      // Its worker never reported back (killed mid-job on every attempt).
+      runExhausted(row, row.error || "重试次数已用完");
     }
   }).immediate();
 }
@@ -128,6 +148,7 @@ export function fail(id: number, error: string): boolean {
       status: final ? "failed" : "queued", error: error.slice(0, 2000), lease_owner: null, lease_until: null,
       run_after: final ? row.run_after : now + backoffMs(row.attempts), finished_at: final ? now : null, updated_at: now,
     }).where(and(eq(jobs.id, id), eq(jobs.lease_owner, WORKER_ID))).run();
+    if (final) runExhausted(row, error);
     return true;
   }).immediate();
 }

@@ -1,5 +1,6 @@
+import { isBusyError, withBusyTimeout } from "#db/client.ts";
 import { log } from "#src/http/requestLog.ts";
-import { claim, complete, enqueue, enqueueOnce, fail, getJob, heartbeat, recoverOrphans, type JobRow } from "./queue.ts";
+import { claim, complete, enqueue, enqueueOnce, fail, getJob, heartbeat, onJobExhausted, recoverOrphans, type ExhaustedHook, type JobRow } from "./queue.ts";
 
 export interface JobContext {
   job: JobRow;
@@ -19,6 +20,8 @@ export interface JobOptions {
   everyMs?: number;
   /** at most this many jobs of the kind run at once in this process (read before every claim) */
   concurrency?: () => number;
+  /** runs in the transaction that fails the job for good (attempts used up, however that happened) */
+  onExhausted?: ExhaustedHook;
 }
 
 const handlers = new Map<string, { fn: JobHandler; timeoutMs: number; everyMs?: number; concurrency?: () => number }>();
@@ -26,6 +29,27 @@ const HEARTBEAT_MS = 10_000;
 
 export function registerJob(kind: string, fn: JobHandler, opts: JobOptions = {}) {
   handlers.set(kind, { fn, timeoutMs: opts.timeoutMs ?? 10 * 60_000, everyMs: opts.everyMs, concurrency: opts.concurrency });
+  onJobExhausted(kind, opts.onExhausted);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Background writes never wait on the JS thread for another process's lock: they try without
+// waiting and, when the database is busy, back off asynchronously (requests keep being served).
+const BUSY_BACKOFF_MIN_MS = 100;
+const BUSY_BACKOFF_MAX_MS = 5_000;
+const BUSY_RETRY_FOR_MS = 120_000;
+
+/** Runs a background write without blocking on the lock; retries with backoff while the database is busy. */
+export async function retryWhileBusy<T>(fn: () => T, forMs = BUSY_RETRY_FOR_MS): Promise<T> {
+  const until = Date.now() + forMs;
+  for (let wait = BUSY_BACKOFF_MIN_MS; ; wait = Math.min(BUSY_BACKOFF_MAX_MS, wait * 2)) {
+    try {
+      return withBusyTimeout(0, fn);
+    } catch (err) {
+      if (!isBusyError(err) || Date.now() + wait > until) throw err;
+    }
+    await sleep(wait);
+  }
 }
 
 export interface WorkerOptions { concurrency?: number; pollMs?: number; /** how long stop() lets running jobs finish */ stopGraceMs?: number }
@@ -34,9 +58,10 @@ export interface WorkerOptions { concurrency?: number; pollMs?: number; /** how 
 export function startWorker(opts: WorkerOptions = {}) {
   const concurrency = opts.concurrency ?? 2;
   const pollMs = opts.pollMs ?? 500;
-  const recovered = recoverOrphans();
+  // Start-up, before anything is served: these may wait for another process's write lock.
+  const recovered = withBusyTimeout(5_000, () => recoverOrphans());
   if (recovered) log("warn", "jobs recovered after restart", { count: recovered });
-  for (const [kind, h] of handlers) if (h.everyMs) enqueueOnce(kind);
+  for (const [kind, h] of handlers) if (h.everyMs) withBusyTimeout(5_000, () => enqueueOnce(kind));
   let running = 0;
   const runningByKind = new Map<string, number>();
   // Kinds with a free slot under their own limit (e.g. converter.concurrency for conversions).
@@ -53,29 +78,35 @@ export function startWorker(opts: WorkerOptions = {}) {
     const aborted = new Promise<never>((_, reject) => ctrl.signal.addEventListener("abort", () => reject(ctrl.signal.reason), { once: true }));
     aborted.catch(() => {});
     const timeout = setTimeout(() => ctrl.abort(new Error("任务超时")), h.timeoutMs);
-    const beat = setInterval(() => {
+    // A busy database skips a beat (never waits for the lock); the lease outlasts a few of them.
+    const beatNow = (progress?: number) => {
       try {
-        if (!heartbeat(job.id)) ctrl.abort(new Error("任务租约丢失"));
+        return withBusyTimeout(0, () => heartbeat(job.id, progress));
       } catch (err) {
-        // A busy database skips one beat; the lease outlasts a few of them.
-        log("warn", "job heartbeat failed", { id: job.id, error: String(err) });
+        if (!isBusyError(err)) log("warn", "job heartbeat failed", { id: job.id, error: String(err) });
+        return true;
       }
+    };
+    const beat = setInterval(() => {
+      if (!beatNow()) ctrl.abort(new Error("任务租约丢失"));
     }, HEARTBEAT_MS);
     try {
-      const run = h.fn({ job, payload: JSON.parse(job.payload), progress: (p) => heartbeat(job.id, Math.round(p)), signal: ctrl.signal });
+      const run = h.fn({ job, payload: JSON.parse(job.payload), progress: (p) => beatNow(Math.round(p)), signal: ctrl.signal });
       const out = await Promise.race([run, aborted]);
-      clearInterval(beat);
       if (ctrl.signal.aborted) throw ctrl.signal.reason;
       const effects = out?.effects;
       const next = h.everyMs ? () => enqueue(job.kind, {}, { runAfter: Date.now() + h.everyMs! }) : undefined;
-      const done = complete(job.id, out?.result ?? null, effects || next ? () => { effects?.(); next?.(); } : undefined);
+      // Completion is conditional on still owning the job, so waiting out a busy database is safe.
+      const done = await retryWhileBusy(() => complete(job.id, out?.result ?? null, effects || next ? () => { effects?.(); next?.(); } : undefined));
       if (!done) log("warn", "job result discarded: another worker holds the job", { id: job.id, kind: job.kind, attempt: job.attempts });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       log("warn", "job failed", { id: job.id, kind: job.kind, attempt: job.attempts, error: msg });
       try {
         // A recurring kind whose run failed for good still gets its next run.
-        if (fail(job.id, msg) && h.everyMs && getJob(job.id)?.status === "failed") enqueueOnce(job.kind, {}, { runAfter: Date.now() + h.everyMs });
+        if ((await retryWhileBusy(() => fail(job.id, msg))) && h.everyMs && getJob(job.id)?.status === "failed") {
+          await retryWhileBusy(() => enqueueOnce(job.kind, {}, { runAfter: Date.now() + h.everyMs! }));
+        }
       } catch (e) {
         // The lease runs out and another attempt picks the job up.
         log("error", "job failure not recorded", { id: job.id, error: String(e) });
@@ -87,11 +118,15 @@ export function startWorker(opts: WorkerOptions = {}) {
     }
   };
 
+  // While another process holds the write lock, claims pause and retry with backoff.
+  let busyUntil = 0;
+  let busyWait = 0;
   const tick = () => {
-    if (stopped) return;
+    if (stopped || Date.now() < busyUntil) return;
     try {
       while (running < concurrency) {
-        const job = claim(claimable());
+        const job = withBusyTimeout(0, () => claim(claimable()));
+        busyWait = 0;
         if (!job) break;
         running++;
         runningByKind.set(job.kind, (runningByKind.get(job.kind) ?? 0) + 1);
@@ -104,7 +139,14 @@ export function startWorker(opts: WorkerOptions = {}) {
         active.add(p);
       }
     } catch (err) {
-      // A busy database must not kill the server; the next poll tries again.
+      if (isBusyError(err)) {
+        busyWait = Math.min(BUSY_BACKOFF_MAX_MS, busyWait ? busyWait * 2 : 250);
+        busyUntil = Date.now() + busyWait;
+        setTimeout(tick, busyWait + 1);
+        log("debug", "job claim deferred: database busy", { retry_ms: busyWait });
+        return;
+      }
+      // Anything else must not kill the server either; the next poll tries again.
       log("error", "job claim failed", { error: String(err) });
     }
   };

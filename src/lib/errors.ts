@@ -17,3 +17,5 @@ export const conflict = (message: string) => new AppError(409, "conflict", messa
 export const payloadTooLarge = (message = "请求内容过大") => new AppError(413, "payload_too_large", message);
 export const tooManyRequests = (message = "操作过于频繁，请稍后再试") => new AppError(429, "too_many_requests", message);
 export const internal = (message = "服务器内部错误") => new AppError(500, "internal", message);
+/** The database is held by another writer; the request may simply be repeated. */
+export const serviceBusy = (message = "系统繁忙，请稍后重试") => new AppError(503, "busy", message);

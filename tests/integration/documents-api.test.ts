@@ -68,7 +68,8 @@ describe("POST /api/v1/document", () => {
 
   test("instant upload: a known hash creates the document and its own attachment row", async () => {
     const bytes = pdfBytes("instant");
-    await upload(t, t.rootToken, bytes, "原件.pdf");
+    // Instant upload reuses public files or one's own (issue 13 item 7): here the user's own upload.
+    await upload(t, t.userToken, bytes, "原件.pdf");
     const before = count("select count(*) as n from attachment where hash = ?", md5(bytes));
     const r = await create(t.userToken, [{ title: "秒传文档", hash: md5(bytes), name: "../秒传.pdf", category_id: cat.leaf }]);
     expect(r.status).toBe(200);
@@ -124,12 +125,21 @@ describe("POST /api/v1/document", () => {
     expect((await create(nobody.token, [{ title: "x", attachment_id: 1, category_id: cat.leaf }])).status).toBe(403);
   });
 
-  test("upload awards follow score.document with the score.document_limit per day (ledger rows)", async () => {
+  test("upload awards follow score.document with the score.document_limit per day, paid when public (ledger rows)", async () => {
     setConfig("score", "document", 7);
     setConfig("score", "document_limit", 2);
     const u = await t.createUser("award-me");
     joinGroup(u.user.id, REVIEWED_GROUP);
-    for (let i = 0; i < 3; i++) await uploadDocument(t, u.token, { categoryId: cat.leaf, title: `奖励${i}` });
+    const docs = [];
+    const own = makeCategory("奖励测试").id; // approved here: keeps the shared categories' counts out of it
+    for (let i = 0; i < 3; i++) docs.push(await uploadDocument(t, u.token, { categoryId: own, title: `奖励${i}` }));
+    // Nothing at upload: the award waits until a document is public (issue 13 item 6).
+    expect(count("select count(*) as n from credit_log where user_id = ?", u.user.id)).toBe(0);
+    for (const d of docs) {
+      getSqlite().run("update jobs set status = 'done' where kind = 'document.convert' and json_extract(payload, '$.document_id') = ?", [d.id]);
+      getDb().update(document).set({ pages: 1, preview: 1 }).where(eq(document.id, d.id)).run();
+      expect((await t.req("PUT", "/api/v1/document/check", { token: t.rootToken, body: { id: [d.id], status: 2 } })).status).toBe(200);
+    }
     const rows = getSqlite().query("select amount, kind, reason, balance from credit_log where user_id = ? order by id").all(u.user.id) as { amount: number; kind: string; reason: string; balance: number }[];
     expect(rows).toEqual([
       { amount: 7, kind: "document", reason: "上传文档《奖励0》", balance: 7 },

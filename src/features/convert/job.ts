@@ -6,7 +6,8 @@ import { setting } from "#src/features/settings/service.ts";
 import { CONVERT_JOB, type ConvertPayload } from "./enqueue.ts";
 import { extractKeywords, summarize } from "./keywords.ts";
 import { convertFile, converterSettings, publish } from "./pipeline.ts";
-import { applyFailure, applySuccess, findReusable, loadDocument, markConverting, pageTextsOf } from "./store.ts";
+import { conversionPending } from "./service.ts";
+import { applyExhausted, applyFailure, applySuccess, findReusable, loadDocument, markConverting, pageTextsOf } from "./store.ts";
 import { ConvertError, describeTimeout } from "./tools.ts";
 import { openWorkDir, removeWorkDir } from "./workdir.ts";
 
@@ -79,7 +80,17 @@ export async function convertJob({ job, payload, progress, signal }: JobContext)
   }
 }
 
+/** The reason shown to the uploader and in the back office when every attempt died or timed out. */
+export function exhaustedMessage(attempts: number, error: string): string {
+  const why = /[\u4e00-\u9fa5]/.test(error) && error !== "重试次数已用完" ? `（最后一次：${error.slice(0, 100)}）` : "";
+  return `转换失败：转换进程 ${attempts} 次均未能完成（可能是文件过大、格式异常或转换工具崩溃）${why}，请检查文件后重新上传，或联系管理员重新转换`;
+}
+
 registerJob(CONVERT_JOB, convertJob, {
+  onExhausted: (job, error) => {
+    const id = Number((JSON.parse(job.payload) as ConvertPayload).document_id);
+    if (Number.isInteger(id) && id > 0) applyExhausted(id, exhaustedMessage(job.attempts, error), conversionPending);
+  },
   timeoutMs: HARD_TIMEOUT_MS,
   concurrency: () => Math.max(1, Math.floor(Number(setting("converter", "concurrency")) || 1)),
 });

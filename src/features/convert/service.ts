@@ -3,6 +3,7 @@ import { getDb, getSqlite } from "#db/client.ts";
 import { document } from "#db/schema/documents.ts";
 import { jobs } from "#db/schema/jobs.ts";
 import { DOC_STATUS } from "#src/features/documents/status.ts";
+import { awardUploadIfPublic } from "#src/features/credits/uploadAward.ts";
 import { CONVERT_JOB, enqueueConversion } from "./enqueue.ts";
 
 // What other features call: reconvert (admin), reconvert all failed (admin), and the review
@@ -74,6 +75,8 @@ export function approveConverted(documentId: number): number | null {
     const status = conversionDone(documentId) ? DOC_STATUS.converted : DOC_STATUS.converting;
     getDb().update(document).set({ status, updated_at: Date.now() }).where(eq(document.id, documentId)).run();
     if (status === DOC_STATUS.converting && !conversionPending(documentId)) enqueueConversion(documentId);
+    // Approved and converted: public now, so the upload award (if owed) is paid in this commit.
+    else if (status === DOC_STATUS.converted) awardUploadIfPublic(documentId);
     return status;
   }).immediate();
 }

@@ -9,6 +9,7 @@ import { chainsOf } from "#src/features/documents/categories.ts";
 import { refreshCategoryCounts } from "#src/features/documents/counts.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
+import { awardUploadIfPublic } from "#src/features/credits/uploadAward.ts";
 
 // The document rows a conversion reads and writes. The write functions run inside the job's
 // completion transaction (its `effects`), so a document's outcome is committed exactly once.
@@ -60,6 +61,8 @@ export function applySuccess(id: number, o: Outcome) {
   getDb().delete(documentPage).where(eq(documentPage.document_id, id)).run();
   const insert = getSqlite().query("INSERT INTO document_page (document_id, page, text) VALUES (?, ?, ?)");
   o.texts.forEach((text, i) => insert.run(id, i + 1, text));
+  // Public now (no review pending): the upload award is paid here, in the same commit.
+  awardUploadIfPublic(id);
   indexDocument(id);
   visibilityChanged(id);
 }
@@ -78,6 +81,20 @@ export function applyFailure(id: number, message: string) {
   getDb().update(document).set({ status: keep ? cur.status : DOC_STATUS.failed, convert_error: message.slice(0, 500), updated_at: Date.now() })
     .where(eq(document.id, id)).run();
   visibilityChanged(id);
+}
+
+/**
+ * The conversion job ran out of attempts without reporting (its worker was killed or timed out each
+ * time): a document still waiting for that conversion becomes failed (3) with the reason, unless
+ * another conversion of it is queued or running. Called in the transaction that fails the job.
+ */
+export function applyExhausted(id: number, message: string, conversionPending: (id: number) => boolean) {
+  const cur = loadDocument(id);
+  if (!cur || conversionPending(id)) return;
+  const waiting = CONVERTIBLE.includes(cur.status) && cur.status !== DOC_STATUS.failed;
+  const reviewWithoutPages = cur.status === DOC_STATUS.pendingReview && cur.pages === 0;
+  if (cur.status === DOC_STATUS.converted || !(waiting || reviewWithoutPages)) return;
+  applyFailure(id, message);
 }
 
 /**

@@ -1,13 +1,10 @@
-import { and, count, eq, gte } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { existsSync } from "node:fs";
 import { getDb, type Db } from "#db/client.ts";
-import { creditLog } from "#db/schema/accounts.ts";
 import { document } from "#db/schema/documents.ts";
 import { attachment } from "#db/schema/site.ts";
 import { enqueueConversion } from "#src/features/convert/enqueue.ts";
-import { changeCredits } from "#src/features/credits/ledger.ts";
-import { recordDynamic } from "#src/features/me/dynamic.ts";
-import { setting } from "#src/features/settings/service.ts";
+import { DYNAMIC_TYPES, recordDynamic } from "#src/features/me/dynamic.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { AppError, badRequest, forbidden } from "#src/lib/errors.ts";
 import { usableChain, writeChain } from "./categories.ts";
@@ -23,10 +20,7 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Item = CreateBody["document"][number];
 
 /** Activity-feed kind of "uploaded a document" (1–3 are register, sign-in and avatar). */
-export const DYNAMIC_UPLOAD = 4;
-const DAY_MS = 86_400_000;
-const SHANGHAI_OFFSET_MS = 8 * 3_600_000;
-const startOfShanghaiDay = (now: number) => now - ((now + SHANGHAI_OFFSET_MS) % DAY_MS);
+export const DYNAMIC_UPLOAD = DYNAMIC_TYPES.upload;
 
 /** A 32-hex public id (design.md: public URLs use the uuid). */
 export const newUuid = () => crypto.randomUUID().replaceAll("-", "");
@@ -49,21 +43,7 @@ function prepare(actor: Actor, item: Item, shared: number[] | undefined): Prepar
   const language = item.language ?? defaultLanguage();
   assertLanguage(language);
   if (item.attachment_id !== undefined) return { item, chain, language, attachment: ownAttachment(actor, item.attachment_id), known: null };
-  return { item, chain, language, attachment: null, known: mustKnowUpload(item.hash!) };
-}
-
-/** Upload awards (score.document each) until today's count reaches score.document_limit; 0 turns them off. */
-function awardUploads(actor: Actor, docs: DocumentRow[], tx: Tx) {
-  const amount = Math.max(0, Math.floor(Number(setting("score", "document")) || 0));
-  const limit = Math.max(0, Math.floor(Number(setting("score", "document_limit")) || 0));
-  if (!amount || !limit) return;
-  let given = tx.select({ n: count() }).from(creditLog)
-    .where(and(eq(creditLog.user_id, actor.id), eq(creditLog.kind, "document"), gte(creditLog.created_at, startOfShanghaiDay(Date.now())))).get()!.n;
-  for (const d of docs) {
-    if (given >= limit) break;
-    changeCredits({ userId: actor.id, amount, kind: "document", reason: `上传文档《${d.title}》`, refId: d.id }, tx);
-    given++;
-  }
+  return { item, chain, language, attachment: null, known: mustKnowUpload(actor, item.hash!) };
 }
 
 /**
@@ -101,7 +81,7 @@ export function createDocuments(actor: Actor, body: CreateBody, ip: string): Doc
       enqueueConversion(d.id);
       out.push(d);
     }
-    awardUploads(actor, out, tx);
+    // No upload award here: it is paid when a document becomes public (credits/uploadAward.ts).
     return out;
   });
   refreshUserDocCounts([actor.id]);

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { env } from "#src/env.ts";
 
 // Where a document's files live. Everything is keyed by the file's MD5, so documents uploaded from
@@ -6,6 +6,7 @@ import { env } from "#src/env.ts";
 //   DATA_DIR/documents/ab/abcdef…/original.<ext>
 //   DATA_DIR/documents/ab/abcdef…/pages/<n>.svg (and <n>.gzip.svg, or .png/.webp)
 //   DATA_DIR/documents/ab/abcdef…/cover.png
+//   DATA_DIR/tmp/uploads/<pid>-<uuid>.part  uploads being received (moved into place when accepted)
 const MD5 = /^[0-9a-f]{32}$/;
 const EXT = /^\.?[a-z0-9]{1,8}$/;
 
@@ -13,6 +14,9 @@ let rootOverride: string | null = null;
 export const documentsRoot = () => rootOverride ?? join(env.DATA_DIR, "documents");
 /** Tests point document storage at their own temp folder. */
 export const setDocumentsRoot = (dir: string | null) => void (rootOverride = dir);
+
+/** Where upload bodies are spooled while they arrive: beside the documents folder, so accepting one is a rename. */
+export const uploadTmpDir = () => join(dirname(documentsRoot()), "tmp", "uploads");
 
 function checkHash(hash: string) {
   if (!MD5.test(hash)) throw new Error(`invalid document hash: ${hash}`);

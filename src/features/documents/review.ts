@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { getDb } from "#db/client.ts";
+import { getDb, getSqlite } from "#db/client.ts";
 import { document } from "#db/schema/documents.ts";
 import { enqueueConversion } from "#src/features/convert/enqueue.ts";
 import { approveConverted, conversionDone, conversionPending } from "#src/features/convert/service.ts";
+import { awardUploadIfPublic } from "#src/features/credits/uploadAward.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { notFound } from "#src/lib/errors.ts";
 import { chainsOf } from "./categories.ts";
@@ -26,9 +27,13 @@ function liveDocuments(ids: number[]): DocumentRow[] {
 function approve(d: DocumentRow): boolean {
   if (d.status === S.pendingReview) return approveConverted(d.id) !== null;
   if (d.status !== S.rejected && d.status !== S.disabled) return false;
-  const done = conversionDone(d.id);
-  getDb().update(document).set({ status: done ? S.converted : S.pending, updated_at: Date.now() }).where(eq(document.id, d.id)).run();
-  if (!done && !conversionPending(d.id)) enqueueConversion(d.id);
+  getSqlite().transaction(() => {
+    const done = conversionDone(d.id);
+    getDb().update(document).set({ status: done ? S.converted : S.pending, updated_at: Date.now() }).where(eq(document.id, d.id)).run();
+    if (!done && !conversionPending(d.id)) enqueueConversion(d.id);
+    // Public now: the upload award is paid once per file (a re-enabled document's file usually was).
+    if (done) awardUploadIfPublic(d.id);
+  }).immediate();
   return true;
 }
 

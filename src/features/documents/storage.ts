@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { setting } from "#src/features/settings/service.ts";
 import { badRequest, payloadTooLarge } from "#src/lib/errors.ts";
-import { documentDir, documentsRoot, originalPath } from "./paths.ts";
+import { moveInto, spoolMultipartFile, type SpooledFile } from "#src/features/admin/attachment/spool.ts";
+import { documentDir, documentsRoot, originalPath, uploadTmpDir } from "./paths.ts";
 
 // Reading an uploaded document off the request and writing its original under the hash folder.
 
@@ -39,38 +40,37 @@ export function sanitizeName(raw: string, fallbackExt = ""): string {
 }
 
 /**
- * The multipart `file` of an upload, refused with 413 as soon as the body grows past the limit
- * (the declared Content-Length is checked first; a body that lies about it is cut off while read).
+ * The multipart `file` of an upload, streamed to a temp file under DATA_DIR/tmp/uploads (MD5
+ * computed on the way): refused with 413 on the declared Content-Length, and as soon as the bytes
+ * received pass the limit otherwise. `onFile` sees the file name before any byte is stored.
+ * The caller owns the answer and must call its `cleanup()`.
  */
-export async function readUploadedFile(req: Request): Promise<File> {
+export async function receiveUploadedFile(req: Request, onFile?: (name: string) => void): Promise<SpooledFile> {
   const limit = maxDocumentBytes();
   const declared = Number(req.headers.get("content-length") ?? 0);
   if (declared > limit + MULTIPART_OVERHEAD) throw tooLarge();
   const type = req.headers.get("content-type") ?? "";
   if (!type.startsWith("multipart/form-data")) throw badRequest("请使用 multipart/form-data 上传文档");
   if (!req.body) throw badRequest("请选择要上传的文档");
-  let seen = 0;
-  let over = false;
-  const counted = req.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, ctl) {
-      seen += chunk.byteLength;
-      if (seen > limit + MULTIPART_OVERHEAD) {
-        over = true;
-        ctl.error(new Error("upload too large"));
-      } else ctl.enqueue(chunk);
-    },
-  }));
-  const form = await new Response(counted, { headers: { "content-type": type } }).formData().catch(() => null);
-  if (over) throw tooLarge();
-  const file = form?.get("file");
-  if (!form) throw badRequest("上传内容格式不正确，请重新选择文件");
-  if (!(file instanceof File)) throw badRequest("请选择要上传的文档");
-  if (file.size > limit) throw tooLarge();
+  const file = await spoolMultipartFile(req, { dir: uploadTmpDir(), limit, tooLarge, onFile });
+  if (!file) throw badRequest("请选择要上传的文档");
   return file;
 }
 
 /** Where an attachment row points: the original's path relative to the documents root's parent. */
 export const storageKey = (hash: string, ext: string) => relative(dirname(documentsRoot()), originalPath(hash, ext));
+
+/**
+ * Moves a received temp file into place as the original unless that exact file is already there
+ * (then the temp file is left for the caller's cleanup). Answers whether it stored the file.
+ */
+export function storeOriginalFrom(tmp: string, hash: string, ext: string): boolean {
+  const path = originalPath(hash, ext);
+  if (existsSync(path)) return false;
+  mkdirSync(dirname(path), { recursive: true });
+  moveInto(tmp, path);
+  return true;
+}
 
 /**
  * Writes the original unless that exact file is already there ("instant upload"); temp file +

@@ -1,13 +1,15 @@
 import { and, desc, eq } from "drizzle-orm";
 import { existsSync, rmSync } from "node:fs";
 import { getDb } from "#db/client.ts";
-import { bannedHash } from "#db/schema/documents.ts";
+import { bannedHash, document } from "#db/schema/documents.ts";
 import { attachment } from "#db/schema/site.ts";
 import { sniffDocument } from "#src/features/convert/sniff.ts";
 import { badRequest, forbidden } from "#src/lib/errors.ts";
-import { originalPath } from "./paths.ts";
 import { assertMayUpload, type Actor } from "./policy.ts";
-import { allowedExts, extOf, maxDocumentBytes, sanitizeName, storageKey, storeOriginal, tooLarge } from "./storage.ts";
+import { visibleDocument } from "./status.ts";
+import { tempPath, type SpooledFile } from "#src/features/admin/attachment/spool.ts";
+import { originalPath, uploadTmpDir } from "./paths.ts";
+import { allowedExts, extOf, maxDocumentBytes, receiveUploadedFile, sanitizeName, storageKey, storeOriginalFrom, tooLarge } from "./storage.ts";
 
 export const ATTACHMENT_DOCUMENT = 2;
 export const BANNED = "该文档已被禁止上传";
@@ -22,30 +24,71 @@ export const isBanned = (hash: string) => !!getDb().select({ hash: bannedHash.ha
 const listExts = (exts: string[]) => exts.join("、");
 
 /**
+ * Receives an upload from the request: streamed to a temp file with a running size limit, then
+ * checked and stored like storeSpooledDocument. The name's extension is checked before any byte
+ * is stored.
+ */
+export async function receiveDocumentUpload(actor: Actor, req: Request, ip: string): Promise<AttachmentRow> {
+  assertMayUpload(actor);
+  const spooled = await receiveUploadedFile(req, checkClaimedExt);
+  try {
+    return storeSpooledDocument(actor, spooled, ip);
+  } finally {
+    spooled.cleanup();
+  }
+}
+
+/** The name's extension, when it has one, must be an allowed one. */
+function checkClaimedExt(name: string) {
+  const allowed = allowedExts();
+  const claimed = extOf(name || "");
+  if (claimed && !allowed.includes(claimed)) throw badRequest(`不支持上传 .${claimed} 格式的文件，允许的格式：${listExts(allowed)}`);
+}
+
+/**
  * Checks an uploaded document and stores its original once per MD5. The type comes from the
  * content; the name's extension must be an allowed one and may not claim a binary format for
- * what is plain text. Answers the new type-2 attachment row.
+ * what is plain text. Answers the new type-2 attachment row. The temp file is moved into place
+ * (or left for the caller to remove when those bytes are already stored).
  */
-export async function storeDocumentUpload(actor: Actor, file: File, ip: string): Promise<AttachmentRow> {
+export function storeSpooledDocument(actor: Actor, file: SpooledFile, ip: string): AttachmentRow {
   assertMayUpload(actor);
   if (file.size === 0) throw badRequest("文件是空的（0 字节），请重新选择");
   if (file.size > maxDocumentBytes()) throw tooLarge();
+  checkClaimedExt(file.name);
   const allowed = allowedExts();
   const claimed = extOf(file.name || "");
-  if (claimed && !allowed.includes(claimed)) throw badRequest(`不支持上传 .${claimed} 格式的文件，允许的格式：${listExts(allowed)}`);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const sniffed = sniffDocument(bytes, file.name || "");
+  // Mapped, not read: the kernel pages in only what sniffing looks at (a PDF's first kilobyte).
+  const sniffed = sniffDocument(Bun.mmap(file.path, { shared: false }), file.name || "");
   if (!sniffed) throw badRequest(`无法识别文件内容，请上传有效的文档（按内容识别，支持：${listExts(allowed)}）`);
   if (sniffed.kind === "text" && claimed && !TEXT_EXTS.has(claimed)) throw badRequest(`文件内容与扩展名 .${claimed} 不符，请上传有效的文档`);
   if (!allowed.includes(sniffed.ext)) throw badRequest(`不支持上传该类型的文件（内容识别为 ${sniffed.ext.toUpperCase()}）`);
-  const hash = new Bun.CryptoHasher("md5").update(bytes).digest("hex");
+  const hash = file.md5;
   if (isBanned(hash)) throw forbidden(BANNED);
-  const created = await storeOriginal(bytes, hash, sniffed.ext);
+  const created = storeOriginalFrom(file.path, hash, sniffed.ext);
   try {
-    return recordAttachment(actor, { hash, ext: sniffed.ext, size: bytes.length, name: sanitizeName(file.name || "", sniffed.ext), ip });
+    return recordAttachment(actor, { hash, ext: sniffed.ext, size: file.size, name: sanitizeName(file.name || "", sniffed.ext), ip });
   } catch (err) {
     if (created) rmSync(originalPath(hash, sniffed.ext), { force: true });
     throw err;
+  }
+}
+
+/** The same checks for a file already in memory (seed script, tools): spooled to disk first. */
+export async function storeDocumentUpload(actor: Actor, file: File, ip: string): Promise<AttachmentRow> {
+  assertMayUpload(actor);
+  if (file.size > maxDocumentBytes()) throw tooLarge();
+  const path = tempPath(uploadTmpDir());
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  await Bun.write(path, bytes);
+  const spooled: SpooledFile = {
+    path, name: file.name || "", size: bytes.length, md5: new Bun.CryptoHasher("md5").update(bytes).digest("hex"), sha256: "",
+    cleanup: () => rmSync(path, { force: true }),
+  };
+  try {
+    return storeSpooledDocument(actor, spooled, ip);
+  } finally {
+    spooled.cleanup();
   }
 }
 
@@ -55,9 +98,17 @@ function recordAttachment(actor: Actor, a: { hash: string; ext: string; size: nu
   }).returning().get();
 }
 
-/** A stored type-2 attachment of this MD5 whose original is still on disk. */
-function knownUpload(hash: string): AttachmentRow | undefined {
-  const row = getDb().select().from(attachment).where(and(eq(attachment.type, ATTACHMENT_DOCUMENT), eq(attachment.hash, hash))).orderBy(desc(attachment.id)).get();
+/**
+ * A stored type-2 attachment of this MD5 whose original is still on disk, that this user may reuse
+ * without sending the bytes: the file of a public document (converted, not deleted), or one the
+ * user uploaded themselves. Anyone else's pending, rejected or unused upload is answered as
+ * unknown, so an MD5 alone never turns someone's unreviewed file into a new document.
+ */
+function knownUpload(actor: Actor, hash: string): AttachmentRow | undefined {
+  const isPublic = !!getDb().select({ id: document.id }).from(document).where(and(eq(document.hash, hash), visibleDocument())).get();
+  const row = getDb().select().from(attachment)
+    .where(and(eq(attachment.type, ATTACHMENT_DOCUMENT), eq(attachment.hash, hash), isPublic ? undefined : eq(attachment.user_id, actor.id)))
+    .orderBy(desc(attachment.id)).get();
   return row && existsSync(originalPath(row.hash, row.ext)) ? row : undefined;
 }
 
@@ -70,13 +121,13 @@ function assertHash(hash: string) {
 export function uploadExists(actor: Actor, hash: string): boolean {
   assertMayUpload(actor);
   assertHash(hash);
-  return !!knownUpload(hash);
+  return !!knownUpload(actor, hash);
 }
 
 /** The stored upload an instant upload refers to; 400 when the server does not have it. */
-export function mustKnowUpload(hash: string): AttachmentRow {
+export function mustKnowUpload(actor: Actor, hash: string): AttachmentRow {
   assertHash(hash);
-  const known = knownUpload(hash);
+  const known = knownUpload(actor, hash);
   if (!known) throw badRequest("服务器上没有该文件，请重新上传");
   return known;
 }

@@ -11,8 +11,8 @@ import { renderPage } from "#src/views/render.tsx";
 import { categoryOptions } from "./categories.ts";
 import { defaultLanguage, enabledLanguages } from "./languages.ts";
 import { assertMayUpload, uploadPolicy, uploadRefusal, type Actor } from "./policy.ts";
-import { allowedExts, maxDocumentMb, readUploadedFile } from "./storage.ts";
-import { attachmentView, storeDocumentUpload, uploadExists } from "./upload.ts";
+import { allowedExts, maxDocumentMb } from "./storage.ts";
+import { attachmentView, receiveDocumentUpload, uploadExists } from "./upload.ts";
 
 export const uploadRoutes = new Hono<AppEnv>();
 
@@ -26,8 +26,7 @@ const actor = (c: Context<AppEnv>): Actor => {
 uploadRoutes.post("/api/v1/upload/document", async (c) => {
   const me = actor(c);
   assertMayUpload(me);
-  const file = await readUploadedFile(c.req.raw);
-  const row = await storeDocumentUpload(me, file, clientIp(c));
+  const row = await receiveDocumentUpload(me, c.req.raw, clientIp(c));
   return c.json({ message: "上传成功", ...attachmentView(row) });
 });
 

@@ -4,8 +4,8 @@ import { getDb } from "#db/client.ts";
 import { attachment } from "#db/schema/site.ts";
 import { user } from "#db/schema/users.ts";
 import { sniffImage } from "#src/features/admin/attachment/image.ts";
-import { MAX_IMAGE_BYTES, removeIfUnused, storeImage, URL_PREFIX } from "#src/features/admin/attachment/storage.ts";
-import { badRequest, payloadTooLarge } from "#src/lib/errors.ts";
+import { receiveImage, removeIfUnused, storeImage, URL_PREFIX } from "#src/features/admin/attachment/storage.ts";
+import { badRequest } from "#src/lib/errors.ts";
 import { DYNAMIC_TYPES, recordDynamic } from "./dynamic.ts";
 
 export const AVATAR_SIZE = 200;
@@ -26,19 +26,27 @@ async function resize(bytes: Uint8Array): Promise<{ data: Uint8Array; ext: "png"
 }
 
 /**
- * Avatar upload: the bytes must be an image by content (PNG/JPEG/GIF/WebP, ≤ 5 MB); it is cropped
- * to 200×200 and stored as an attachment of type 1. The previous avatar's row goes, and its file
- * too unless another row still points at it.
+ * Avatar upload: the multipart `file`, streamed to a temp file and cut off at 5 MB while it arrives
+ * (a chunked body included); the bytes must be an image by content (PNG/JPEG/GIF/WebP); it is
+ * cropped to 200×200 and stored as an attachment of type 1. The previous avatar's row goes, and its
+ * file too unless another row still points at it.
  */
-export async function setAvatar(userId: number, file: File, ip: string) {
-  if (file.size > MAX_IMAGE_BYTES) throw payloadTooLarge("图片大小不能超过 5 MB");
-  if (file.size === 0) throw badRequest("请选择要上传的图片");
-  const bytes = new Uint8Array(await file.arrayBuffer());
+export async function setAvatarFromRequest(userId: number, req: Request, ip: string) {
+  const file = await receiveImage(req);
+  try {
+    if (file.size === 0) throw badRequest("请选择要上传的图片");
+    return await setAvatarBytes(userId, await Bun.file(file.path).bytes(), file.name, ip);
+  } finally {
+    file.cleanup();
+  }
+}
+
+async function setAvatarBytes(userId: number, bytes: Uint8Array, fileName: string, ip: string) {
   const info = sniffImage(bytes);
   if (!info) throw badRequest("只支持 PNG、JPEG、GIF、WebP 格式的图片（按文件内容识别）");
   if (info.width * info.height > MAX_PIXELS) throw badRequest("图片尺寸过大，请上传 4000 万像素以内的图片");
   const { data, ext } = await resize(bytes);
-  const base = (file.name || "avatar").replace(/\.[^.]*$/, "").slice(0, 200) || "avatar";
+  const base = (fileName || "avatar").replace(/\.[^.]*$/, "").slice(0, 200) || "avatar";
   const row = await storeImage(new File([data as BlobPart], `${base}.${ext}`, { type: ext === "png" ? "image/png" : "image/jpeg" }), "avatar", { userId, ip });
   const db = getDb();
   const old = db.select({ avatar: user.avatar }).from(user).where(eq(user.id, userId)).get()?.avatar ?? "";

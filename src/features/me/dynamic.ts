@@ -1,22 +1,35 @@
-import { count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, ne, or, sql } from "drizzle-orm";
 import { getDb, type Db } from "#db/client.ts";
 import { dynamic } from "#db/schema/accounts.ts";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Activity kinds written to the feed (register is written by createAccount as 1). */
-export const DYNAMIC_TYPES = { register: 1, sign: 2, avatar: 3 } as const;
+/** Activity kinds written to the feed (register is written by createAccount as 1; 4 is an upload, documents/create.ts). */
+export const DYNAMIC_TYPES = { register: 1, sign: 2, avatar: 3, upload: 4 } as const;
 
 /** One line in a user's public activity feed, in the caller's transaction when given. */
 export function recordDynamic(userId: number, type: number, content: string, tx?: Tx) {
   (tx ?? getDb()).insert(dynamic).values({ user_id: userId, type, content: content.slice(0, 500) }).run();
 }
 
-export function listDynamic(userId: number, page: number, size: number) {
+/**
+ * Upload lines name a document's title; others see such a line only while one of the user's
+ * documents with that title is public (converted, not deleted), so titles under review, rejected
+ * or failed stay private. Matched by the line's text, which createDocuments writes from the title.
+ */
+const uploadLineVisible = sql`exists (select 1 from document d where d.user_id = ${dynamic.user_id} and d.status = 2 and d.deleted_at is null
+  and substr('上传了文档《' || d.title || '》', 1, 500) = ${dynamic.content})`;
+
+/**
+ * A user's feed, newest first. `viewerId` is who is looking: the owner sees every line, anyone
+ * else (or an unknown viewer) only lines about public documents.
+ */
+export function listDynamic(userId: number, page: number, size: number, viewerId: number | null = null) {
   const db = getDb();
-  const total = db.select({ n: count() }).from(dynamic).where(eq(dynamic.user_id, userId)).get()!.n;
+  const where = viewerId === userId ? eq(dynamic.user_id, userId) : and(eq(dynamic.user_id, userId), or(ne(dynamic.type, DYNAMIC_TYPES.upload), uploadLineVisible));
+  const total = db.select({ n: count() }).from(dynamic).where(where).get()!.n;
   const rows = db.select({ id: dynamic.id, user_id: dynamic.user_id, type: dynamic.type, content: dynamic.content, created_at: dynamic.created_at })
-    .from(dynamic).where(eq(dynamic.user_id, userId)).orderBy(desc(dynamic.created_at), desc(dynamic.id))
+    .from(dynamic).where(where).orderBy(desc(dynamic.created_at), desc(dynamic.id))
     .limit(size).offset((page - 1) * size).all();
   return { total, dynamic: rows };
 }

@@ -37,7 +37,7 @@ export function overviewOf(userId: number) {
     groups: displayGroups(userId),
     signed: !!todaySign(userId),
     credits: recentCredits(userId),
-    dynamic: listDynamic(userId, 1, 10).dynamic,
+    dynamic: listDynamic(userId, 1, 10, userId).dynamic,
   };
 }
 

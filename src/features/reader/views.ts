@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb } from "#db/client.ts";
+import { getDb, isBusyError, withBusyTimeout } from "#db/client.ts";
 import { document } from "#db/schema/documents.ts";
 
 /**
@@ -54,9 +54,16 @@ export function flushViews() {
   if (!pending.size) return 0;
   const batch = [...pending];
   pending.clear();
-  getDb().transaction((tx) => {
-    for (const [id, n] of batch) tx.update(document).set({ view_count: sql`${document.view_count} + ${n}` }).where(sql`${document.id} = ${id}`).run();
-  });
+  try {
+    // Never wait on another process's write lock from the event loop: try again at the next tick.
+    withBusyTimeout(0, () => getDb().transaction((tx) => {
+      for (const [id, n] of batch) tx.update(document).set({ view_count: sql`${document.view_count} + ${n}` }).where(sql`${document.id} = ${id}`).run();
+    }));
+  } catch (err) {
+    if (!isBusyError(err)) throw err;
+    for (const [id, n] of batch) pending.set(id, (pending.get(id) ?? 0) + n);
+    return 0;
+  }
   return batch.length;
 }
 

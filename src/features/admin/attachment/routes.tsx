@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import { clientIp, type AppEnv } from "#src/http/context.ts";
-import { badRequest, payloadTooLarge } from "#src/lib/errors.ts";
+import { badRequest } from "#src/lib/errors.ts";
 import { validate } from "#src/lib/validate.ts";
 import { idsFrom } from "../crud/routes.ts";
 import { descriptionField, enableField, idField, idQuery, pageQuery } from "../crud/schema.ts";
 import { renderTablePage } from "../page.tsx";
 import { ATTACHMENT_TYPES, attachmentService, deleteAttachments, listAttachments } from "./service.ts";
-import { IMAGE_KINDS, MAX_IMAGE_BYTES, resolveUpload, storeImage, type ImageKind } from "./storage.ts";
+import { IMAGE_KINDS, receiveImage, resolveUpload, storeSpooledImage, type ImageKind } from "./storage.ts";
 
 export const attachmentRoutes = new Hono<AppEnv>();
 
@@ -27,17 +27,18 @@ attachmentRoutes.put("/api/v1/attachment", adminApi, validate("json", updateBody
 });
 attachmentRoutes.delete("/api/v1/attachment", adminApi, async (c) => c.json({ message: "删除成功", deleted: deleteAttachments(await idsFrom(c)) }));
 
-// Multipart `file`; the declared size is checked before the body is parsed into memory.
+// Multipart `file`, streamed to a temp file: the declared size is checked first, and a body that
+// hides its length (chunked) is cut off with a 413 as soon as the file passes 5 MB.
 attachmentRoutes.post("/api/v1/upload/:kind{banner|config}", adminApi, async (c) => {
   const kind = c.req.param("kind") as ImageKind;
   if (!(kind in IMAGE_KINDS)) throw badRequest("不支持的上传类型");
-  if (Number(c.req.header("content-length") ?? 0) > MAX_IMAGE_BYTES + 64 * 1024) throw payloadTooLarge("图片大小不能超过 5 MB");
-  if (!c.req.header("content-type")?.startsWith("multipart/form-data")) throw badRequest("请使用 multipart/form-data 上传图片");
-  const form = await c.req.formData().catch(() => null);
-  const file = form?.get("file");
-  if (!(file instanceof File)) throw badRequest("请选择要上传的图片");
-  const row = await storeImage(file, kind, { userId: c.get("user")!.id, ip: clientIp(c) });
-  return c.json({ message: "上传成功", ...row });
+  const file = await receiveImage(c.req.raw);
+  try {
+    const row = await storeSpooledImage(file, kind, { userId: c.get("user")!.id, ip: clientIp(c) });
+    return c.json({ message: "上传成功", ...row });
+  } finally {
+    file.cleanup();
+  }
 });
 
 // Stored names are content hashes, so a URL's bytes never change: browsers may keep them a year.
