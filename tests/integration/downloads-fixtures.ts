@@ -29,9 +29,13 @@ export function setupDownloads() {
   });
   let n = 0;
 
-  /** A user with a session token and, optionally, credits given through the ledger. */
-  async function member(credits = 0) {
+  /**
+   * A user with a session token and, optionally, credits given through the ledger. Registered two
+   * days ago (accounts younger than a day earn their uploaders nothing) unless `fresh`.
+   */
+  async function member(credits = 0, opts: { fresh?: boolean } = {}) {
     const u = await t.createUser(`dl_user_${++n}_${crypto.randomUUID().slice(0, 6)}`);
+    if (!opts.fresh) getDb().update(user).set({ created_at: Date.now() - 2 * 86400_000 }).where(eq(user.id, u.user.id)).run();
     if (credits) changeCredits({ userId: u.user.id, amount: credits, kind: "admin", reason: "测试发放" });
     return { id: u.user.id, token: u.token };
   }

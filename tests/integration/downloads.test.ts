@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { download } from "#db/schema/documents.ts";
+import { user } from "#db/schema/users.ts";
 import { shanghaiDayStart } from "#src/features/downloads/service.ts";
 import { PUNISH } from "#src/features/users/punishments/types.ts";
 import { setupDownloads } from "./downloads-fixtures.ts";
@@ -45,6 +46,22 @@ describe("POST /api/v1/document/download: prices and the ledger", () => {
     expect(d.ledger(owner.id, "download_income")).toMatchObject([{ amount: 10, balance: 17, ref_id: doc.id }]);
     expect(d.downloadsOf(doc.id)).toMatchObject([{ user_id: buyer.id, price: 10 }]);
     expect(d.downloadCount(doc.id)).toBe(1);
+  });
+
+  test("sign-up credits cannot be moved to an uploader: a day-old account, or one from the uploader's address, earns them nothing", async () => {
+    const owner = await d.member(0);
+    const doc = d.doc(owner.id, { price: 10 });
+    const fresh = await d.member(100, { fresh: true });
+    expect((await d.post({ id: doc.id }, fresh.token)).status).toBe(200);
+    expect([d.balance(fresh.id), d.balance(owner.id)]).toEqual([90, 0]);
+    getDb().update(user).set({ register_ip: "203.0.113.7" }).where(eq(user.id, owner.id)).run();
+    const sameNet = await d.member(100);
+    getDb().update(user).set({ register_ip: "203.0.113.7" }).where(eq(user.id, sameNet.id)).run();
+    expect((await d.post({ id: d.doc(owner.id, { price: 10 }).id }, sameNet.token)).status).toBe(200);
+    expect(d.balance(owner.id)).toBe(0);
+    const stranger = await d.member(100);
+    expect((await d.post({ id: d.doc(owner.id, { price: 10 }).id }, stranger.token)).status).toBe(200);
+    expect(d.balance(owner.id)).toBe(10);
   });
 
   test("the uploader downloads their own paid document free", async () => {

@@ -61,6 +61,25 @@ function assertWithinDailyLimits(userId: number | null, ip: string, now: number)
   }
 }
 
+/** Accounts younger than this earn their uploaders nothing (sign-up credits are not for moving). */
+export const INCOME_MIN_ACCOUNT_AGE_MS = 24 * 3600_000;
+
+/**
+ * Whether a paid download pays the uploader. Sign-up awards must not be laundered into one account
+ * through downloads by fresh accounts made for it: a downloader registered less than a day ago, or
+ * from the uploader's own registration or last login address, or downloading from that address,
+ * pays the price but the uploader earns nothing from it.
+ */
+function earnsIncome(tx: Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0], downloaderId: number, uploaderId: number, ip: string, now: number): boolean {
+  const cols = { created_at: user.created_at, register_ip: user.register_ip, last_login_ip: user.last_login_ip };
+  const d = tx.select(cols).from(user).where(eq(user.id, downloaderId)).get();
+  const u = tx.select(cols).from(user).where(eq(user.id, uploaderId)).get();
+  if (!d || !u) return false;
+  if (now - d.created_at < INCOME_MIN_ACCOUNT_AGE_MS) return false;
+  const uploaderIps = new Set([u.register_ip, u.last_login_ip].filter(Boolean));
+  return !uploaderIps.has(d.register_ip) && !uploaderIps.has(ip);
+}
+
 export interface DownloadRequest { userId: number | null; ip: string; doc: DocRef; now?: number }
 
 /**
@@ -87,7 +106,9 @@ export function requestDownload(r: DownloadRequest): { url: string; expires: num
       if (balance < price) throw badRequest(`${name}不足：下载需要 ${price} ${name}，当前余额 ${balance} ${name}`);
       const reason = `下载文档《${doc.title}》`;
       changeCredits({ userId: r.userId, amount: -price, kind: "download", reason, refId: doc.id }, tx);
-      changeCredits({ userId: doc.user_id, amount: price, kind: "download_income", reason: `文档《${doc.title}》被下载`, refId: doc.id }, tx);
+      if (earnsIncome(tx, r.userId, doc.user_id, r.ip, now)) {
+        changeCredits({ userId: doc.user_id, amount: price, kind: "download_income", reason: `文档《${doc.title}》被下载`, refId: doc.id }, tx);
+      }
     }
     tx.insert(download).values({ user_id: r.userId ?? 0, document_id: doc.id, ip: r.ip, price, created_at: now, updated_at: now }).run();
     tx.update(document).set({ download_count: sql`${document.download_count} + 1` }).where(eq(document.id, doc.id)).run();
