@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./api.ts";
 import { Pager, Toolbar, type FilterDef } from "./AdminCells.tsx";
+import { AdminDateRange } from "./AdminDateRange.tsx";
 import { EditorForm } from "./AdminEditor.tsx";
 import { Modal, type FieldDef } from "./AdminKit.tsx";
 import { BatchBar, day, docLink, size, StatusTag, type DocRow } from "./AdminDocumentParts.tsx";
@@ -53,6 +54,7 @@ export default function AdminDocumentList(p: AdminDocumentListProps) {
       <div className="adm-toolbar">
         <Toolbar filters={p.filters} values={q.filters} keyword={{ name: "wd", placeholder: "搜索标题、关键词或 UUID" }} ready={ready}
           onFilter={(name, v) => setQ({ ...q, page: 1, filters: { ...q.filters, [name]: v } })} onSearch={(wd) => setQ({ ...q, page: 1, wd })} />
+        <AdminDateRange label="上传时间" disabled={!ready} value={{ start: q.filters.start ?? "", end: q.filters.end ?? "" }} onChange={(v) => setQ({ ...q, page: 1, filters: { ...q.filters, ...v } })} />
         {q.user ? <button type="button" className="adm-btn adm-btn-sm" title="取消按上传者筛选" onClick={() => setQ({ ...q, page: 1, user: null })}>{`上传者：${q.user.name} ×`}</button> : null}
       </div>
       <BatchBar picked={picked} ready={ready} onDone={() => void load()} onDelete={() => setDeleting(picked)} />

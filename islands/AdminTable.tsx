@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./api.ts";
 import { Cell, Pager, Toolbar, type ColumnDef, type FilterDef, type KeywordDef } from "./AdminCells.tsx";
+import { AdminDateRange } from "./AdminDateRange.tsx";
 import { EditorForm } from "./AdminEditor.tsx";
 import { Modal, type FieldDef, type Opt } from "./AdminKit.tsx";
 import { toast } from "./toast.ts";
@@ -32,11 +33,19 @@ export interface AdminTableProps {
   toggle?: string;
   /** a select field whose options are the other rows (tree parents) */
   parentField?: string;
+  /** rows whose `field` is truthy (e.g. fixed navigation) cannot be deleted and edit only `fields` */
+  locked?: { field: string; fields: string[] };
+  /** the list answers a tree (rows with `children`): shown flattened, children after their parent */
+  tree?: boolean;
+  /** a date-range filter sending `start`/`end` (YYYY-MM-DD); the string labels it, e.g. "注册时间" */
+  dateRange?: string;
   initial: { total: number; rows: Row[] };
 }
 
+const flatten = (rows: Row[]): Row[] => rows.flatMap((r) => [r, ...flatten((r.children as Row[] | undefined) ?? [])]);
+
 export default function AdminTable(p: AdminTableProps) {
-  const [rows, setRows] = useState<Row[]>(p.initial.rows);
+  const [rows, setRows] = useState<Row[]>(p.tree ? flatten(p.initial.rows) : p.initial.rows);
   const [total, setTotal] = useState(p.initial.total);
   const filters = [...(p.filter ? [p.filter] : []), ...(p.filters ?? [])];
   const keyword = p.keyword === true ? { name: "keyword", placeholder: "搜索名称或描述" } : p.keyword || null;
@@ -51,7 +60,8 @@ export default function AdminTable(p: AdminTableProps) {
     const query = { ...p.baseQuery, page: q.page, size: p.pageSize, ...(keyword ? { [keyword.name]: q.keyword } : {}), ...(p.tabs ? { [p.tabs.name]: q.tab } : {}), ...q.filters };
     const r = await api<Record<string, unknown>>("GET", p.listPath, { query });
     if (!r.ok || !r.data) return toast(r.message || "加载失败", "error");
-    setRows((r.data[p.listKey] as Row[]) ?? []);
+    const got = (r.data[p.listKey] as Row[]) ?? [];
+    setRows(p.tree ? flatten(got) : got);
     setTotal(Number(r.data.total ?? 0));
     setPicked([]);
   }, [q, p.baseQuery, p.listPath, p.listKey, p.pageSize, p.tabs]);
@@ -82,11 +92,13 @@ export default function AdminTable(p: AdminTableProps) {
       grew = false;
       for (const r of rows) if (!banned.has(r.id) && banned.has(Number(r[f.name]))) banned.add(r.id), (grew = true);
     }
-    return { ...f, options: [{ value: 0, label: "无（顶级）" }, ...rows.filter((r) => !banned.has(r.id)).map((r) => ({ value: r.id, label: String(r.title) }))] };
+    return { ...f, options: [{ value: 0, label: "无（顶级）" }, ...rows.filter((r) => !banned.has(r.id) && !(p.locked && r[p.locked.field])).map((r) => ({ value: r.id, label: String(r.title) }))] };
   });
   const title = (r: Row) => String(r.title ?? r.name ?? `#${r.id}`);
-  const all = rows.length > 0 && picked.length === rows.length;
+  const all = rows.length > 0 && picked.length > 0 && picked.length === rows.filter((r) => !(p.locked && r[p.locked.field])).length;
   const canDelete = p.canDelete !== false;
+  const isLocked = (r: Row) => !!p.locked && !!r[p.locked.field];
+  const editFields = editing && editing !== "new" && isLocked(editing) ? fields.filter((f) => p.locked!.fields.includes(f.name)) : fields;
 
   return (
     <div className="adm-table-wrap">
@@ -97,6 +109,7 @@ export default function AdminTable(p: AdminTableProps) {
       ) : null}
       <div className="adm-toolbar">
         <Toolbar filters={filters} values={q.filters} keyword={keyword} ready={ready} onFilter={(name, v) => setQ({ ...q, page: 1, filters: { ...q.filters, [name]: v } })} onSearch={(wd) => setQ({ ...q, page: 1, keyword: wd })} />
+        {p.dateRange ? <AdminDateRange label={p.dateRange} disabled={!ready} value={{ start: q.filters.start ?? "", end: q.filters.end ?? "" }} onChange={(v) => setQ({ ...q, page: 1, filters: { ...q.filters, ...v } })} /> : null}
         <span className="adm-spacer" />
         {canDelete ? <button type="button" className="adm-btn adm-btn-danger" disabled={!ready || !picked.length} onClick={() => setDeleting(rows.filter((r) => picked.includes(r.id)))}>批量删除</button> : null}
         {p.canCreate ? <button type="button" className="adm-btn adm-btn-primary" disabled={!ready} onClick={() => setEditing("new")}>新增</button> : null}
@@ -105,7 +118,7 @@ export default function AdminTable(p: AdminTableProps) {
         <table className="adm-table">
           <thead>
             <tr>
-              <th className="adm-check"><input type="checkbox" aria-label="全选" checked={all} onChange={() => setPicked(all ? [] : rows.map((r) => r.id))} /></th>
+              <th className="adm-check"><input type="checkbox" aria-label="全选" checked={all} onChange={() => setPicked(all ? [] : rows.filter((r) => !isLocked(r)).map((r) => r.id))} /></th>
               {p.columns.map((c) => <th key={c.key} style={c.width ? { width: c.width } : undefined}>{c.label}</th>)}
               <th className="adm-actions-col">操作</th>
             </tr>
@@ -113,12 +126,12 @@ export default function AdminTable(p: AdminTableProps) {
           <tbody>
             {rows.length ? rows.map((r) => (
               <tr key={r.id}>
-                <td className="adm-check"><input type="checkbox" aria-label={`选择 ${title(r)}`} checked={picked.includes(r.id)} onChange={() => setPicked(picked.includes(r.id) ? picked.filter((x) => x !== r.id) : [...picked, r.id])} /></td>
+                <td className="adm-check"><input type="checkbox" disabled={isLocked(r)} aria-label={`选择 ${title(r)}`} checked={picked.includes(r.id)} onChange={() => setPicked(picked.includes(r.id) ? picked.filter((x) => x !== r.id) : [...picked, r.id])} /></td>
                 {p.columns.map((c) => <td key={c.key}>{c.key === p.toggle ? <button type="button" className={r[c.key] ? "adm-toggle on" : "adm-toggle"} role="switch" aria-checked={!!r[c.key]} aria-label={`${c.label}：${title(r)}`} disabled={!ready} onClick={() => void toggle(r)} /> : <Cell col={c} row={r} rows={rows} onPreview={setPreview} />}</td>)}
                 <td className="adm-actions-col">
                   {p.fields.length ? <button type="button" className="adm-link" disabled={!ready} onClick={() => setEditing(r)}>编辑</button> : null}
                   {p.rowActions?.map((a) => <button key={a.event} type="button" className="adm-link" disabled={!ready} onClick={() => window.dispatchEvent(new CustomEvent(a.event, { detail: r }))}>{a.label}</button>)}
-                  {canDelete ? <button type="button" className="adm-link adm-danger" disabled={!ready} onClick={() => setDeleting([r])}>删除</button> : null}
+                  {canDelete && !isLocked(r) ? <button type="button" className="adm-link adm-danger" disabled={!ready} onClick={() => setDeleting([r])}>删除</button> : null}
                 </td>
               </tr>
             )) : <tr><td colSpan={p.columns.length + 2} className="adm-empty">暂无数据</td></tr>}
@@ -127,7 +140,7 @@ export default function AdminTable(p: AdminTableProps) {
       </div>
       <Pager page={q.page} size={p.pageSize} total={total} onPage={(page) => setQ({ ...q, page })} />
       <Modal open={!!editing} title={editing === "new" ? "新增" : "编辑"} onClose={() => setEditing(null)}>
-        {editing ? <EditorForm entity={p.entity} fields={fields} row={editing === "new" ? null : editing} defaults={p.tabs ? { ...p.defaults, [p.tabs.name]: p.tabs.options.find((o) => String(o.value) === q.tab)?.value } : p.defaults} onCancel={() => setEditing(null)} onSaved={() => (setEditing(null), void load())} /> : null}
+        {editing ? <EditorForm entity={p.entity} fields={editFields} row={editing === "new" ? null : editing} defaults={p.tabs ? { ...p.defaults, [p.tabs.name]: p.tabs.options.find((o) => String(o.value) === q.tab)?.value } : p.defaults} onCancel={() => setEditing(null)} onSaved={() => (setEditing(null), void load())} /> : null}
       </Modal>
       <Modal open={!!deleting} title="确认删除" width={420} onClose={() => setDeleting(null)}>
         <p>{deleting?.length === 1 ? `确定删除「${title(deleting[0]!)}」吗？` : `确定删除选中的 ${deleting?.length} 条记录吗？`}删除后不可恢复。</p>

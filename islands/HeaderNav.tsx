@@ -3,11 +3,14 @@ import { useNavFit } from "./navFit.ts";
 
 export interface NavCategory { id: number; title: string; children: { id: number; title: string }[] }
 export interface NavEntry { id: number; title: string; href: string; target: string; color: string }
+/** A stored top-level entry; `fixed` is "" or the built-in kind: "home" | "category" | "article". */
+export type NavTop = NavEntry & { fixed: string; children: NavEntry[] };
 export interface HeaderNavProps {
   path: string;
   docCategories: NavCategory[];
   articleCategories: NavCategory[];
-  navigation: (NavEntry & { children: NavEntry[] })[];
+  /** the enabled entries in the admin's order, fixed ones included */
+  navigation: NavTop[];
 }
 
 // Spec §9: the category card opens after hovering 600 ms and is 520 px wide.
@@ -55,30 +58,33 @@ export default function HeaderNav({ path, docCategories, articleCategories, navi
     setOpen(null);
   };
   const active = (p: string) => (p === "/" ? path === "/" : path === p || path.startsWith(p + "/") || (p === "/category" && path.startsWith("/document")));
-  const fixed: { key: string; title: string; href: string; cats?: NavCategory[]; kind?: "doc" | "article" }[] = [
-    { key: "home", title: "首页", href: "/" },
-    { key: "doc", title: "文档分类", href: "/category", cats: docCategories, kind: "doc" },
-    { key: "article", title: "文章资讯", href: "/article", cats: articleCategories, kind: "article" },
-  ];
-  const [listRef, fit] = useNavFit(fixed.length, navigation.length);
+  // Fixed entries keep their category card; the home entry's card shows the document categories.
+  const cardOf = (n: NavTop) => (n.fixed === "article" ? { kind: "article" as const, cats: articleCategories } : n.fixed ? { kind: "doc" as const, cats: docCategories } : null);
+  const [listRef, fit] = useNavFit(0, navigation.length);
   const overflow = navigation.slice(fit);
   return (
     <nav className="main-nav" aria-label="主导航">
       <ul ref={listRef}>
-        {fixed.map((f) => (
-          <li key={f.key} className={active(f.href) ? "active" : undefined} onMouseEnter={() => enter(f.key)} onMouseLeave={leave}>
-            <a href={f.href}>{f.title}</a>
-            {open === f.key ? (f.kind ? <CategoryCard kind={f.kind} cats={f.cats ?? []} /> : <CategoryCard kind="doc" cats={docCategories} />) : null}
-          </li>
-        ))}
-        {navigation.map((n, i) => (
-          <li key={n.id} className={n.children.length ? "has-children" : undefined} hidden={i >= fit}>
-            <NavLink item={n} />
-            {n.children.length ? (
-              <ul className="sub-nav">{n.children.map((s) => <li key={s.id}><NavLink item={s} /></li>)}</ul>
-            ) : null}
-          </li>
-        ))}
+        {navigation.map((n, i) => {
+          const card = cardOf(n);
+          if (card) {
+            const key = String(n.id);
+            return (
+              <li key={n.id} className={active(n.href) ? "active" : undefined} data-fixed={n.fixed} hidden={i >= fit} onMouseEnter={() => enter(key)} onMouseLeave={leave}>
+                <NavLink item={n} />
+                {open === key ? <CategoryCard kind={card.kind} cats={card.cats} /> : null}
+              </li>
+            );
+          }
+          return (
+            <li key={n.id} className={n.children.length ? "has-children" : undefined} hidden={i >= fit}>
+              <NavLink item={n} />
+              {n.children.length ? (
+                <ul className="sub-nav">{n.children.map((s) => <li key={s.id}><NavLink item={s} /></li>)}</ul>
+              ) : null}
+            </li>
+          );
+        })}
         {overflow.length ? (
           <li className="has-children nav-more">
             <button type="button" aria-label="更多导航" aria-haspopup="menu">···</button>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { NavLink, type NavCategory, type NavEntry } from "./HeaderNav.tsx";
+import { NavLink, type NavCategory, type NavEntry, type NavTop } from "./HeaderNav.tsx";
 import { Avatar } from "./UserMenu.tsx";
 import { SignButton } from "./SignButton.tsx";
 import { logout } from "./logout.ts";
@@ -12,7 +12,8 @@ export interface MobileNavProps {
   articles: boolean;
   docCategories: NavCategory[];
   articleCategories: NavCategory[];
-  navigation: (NavEntry & { children: NavEntry[] })[];
+  /** the enabled entries in the admin's order, fixed ones included */
+  navigation: NavTop[];
   loginHref: string;
 }
 
@@ -63,20 +64,20 @@ export default function MobileNav(p: MobileNavProps) {
           <input type="hidden" name="type" value={p.articles ? 1 : 0} />
           <SuggestInput id="drawer-suggest" type={p.articles ? 1 : 0} initial="" placeholder={p.articles ? "搜索文章" : "搜索文档"} />
         </form>
+        {p.navigation.map((n) => {
+          // Fixed category entries become collapsible category lists under the admin's title (a plain
+          // link while there are no categories).
+          if (n.fixed === "category" && p.docCategories.length) return <Collapsible key={n.id} title={n.title} items={catEntries("/category/", p.docCategories)} />;
+          if (n.fixed === "article" && p.articleCategories.length) return <Collapsible key={n.id} title={n.title} items={catEntries("/article?category_id=", p.articleCategories)} />;
+          if (n.children.length) return <Collapsible key={n.id} title={n.title} items={n.children} />;
+          return <ul key={n.id} className="drawer-links drawer-nav" data-fixed={n.fixed || undefined}><li><NavLink item={n} /></li></ul>;
+        })}
         <ul className="drawer-links">
-          <li><a href="/">首页</a></li>
           <li><a href="/upload">上传文档</a></li>
           <li><a href="/post">发布文章</a></li>
           {p.user ? <li><a href="/me">个人中心</a></li> : null}
           {p.showAdmin ? <li><a href="/admin">管理后台</a></li> : null}
         </ul>
-        <Collapsible title="文档分类" items={catEntries("/category/", p.docCategories)} />
-        <Collapsible title="文章分类" items={catEntries("/article?category_id=", p.articleCategories)} />
-        {p.navigation.map((n) => (n.children.length ? (
-          <Collapsible key={n.id} title={n.title} items={n.children} />
-        ) : (
-          <ul key={n.id} className="drawer-links drawer-nav"><li><NavLink item={n} /></li></ul>
-        )))}
         {p.user ? <button type="button" className="btn btn-block" onClick={() => void logout()}>退出登录</button> : null}
       </aside>
     </div>

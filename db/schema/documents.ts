@@ -80,14 +80,16 @@ export const favorite = sqliteTable("favorite", {
   ...timestamps,
 }, (t) => [uniqueIndex("favorite_user_document").on(t.user_id, t.document_id), index("favorite_document").on(t.document_id)]);
 
-// reason (spec §3): 1 spam ads, 2 obscene, 3 fake prize, 4 sensitive info, 5 personal attack, 6 harassment; status 0 pending, 1 handled
+// reason (spec §3): 1 spam ads, 2 obscene, 3 fake prize, 4 sensitive info, 5 personal attack, 6 harassment.
+// status uses the generic statuses of spec §4 (features/reader/reasons.ts REPORT_STATUS):
+// 2 under review = pending (new reports), 0 normal = handled (the report was valid), 4 ignored.
 export const report = sqliteTable("report", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   document_id: integer("document_id").notNull().references(() => document.id, { onDelete: "cascade" }),
   user_id: integer("user_id").notNull().references(() => user.id, { onDelete: "cascade" }),
   reason: integer("reason").notNull(),
   remark: text("remark").notNull().default(""),
-  status: integer("status").notNull().default(0),
+  status: integer("status").notNull().default(2),
   ...timestamps,
 }, (t) => [uniqueIndex("report_user_document").on(t.user_id, t.document_id), index("report_status").on(t.status)]);
 

@@ -33,6 +33,12 @@ export const navigation = sqliteTable(
     sort: integer("sort").notNull().default(0),
     enable: integer("enable", { mode: "boolean" }).notNull().default(true),
     description: text("description").notNull().default(""),
+    /**
+     * "" for admin entries; "home", "category" (document categories) or "article" (article
+     * categories) for the three built-in entries (spec §3 fixed). Fixed entries can be renamed,
+     * hidden and reordered, never deleted; the category ones open the hover category card.
+     */
+    fixed: text("fixed").notNull().default(""),
     ...timestamps,
   },
   (t) => [index("navigation_parent").on(t.parent_id, t.sort)],

@@ -16,7 +16,7 @@ describe("GET /api/v1/stats", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       user_count: 2, document_count: 0, article_count: 0, category_count: 0, attachment_count: 0,
-      navigation_count: 1, friendlink_count: 1, banner_count: 0, advertisement_count: 0,
+      navigation_count: 4 /* 3 seeded fixed entries (migration 0014) + 1 */, friendlink_count: 1, banner_count: 0, advertisement_count: 0,
       search: { top: [], zero: [] },
     });
   });

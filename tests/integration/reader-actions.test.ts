@@ -180,7 +180,7 @@ describe("reports", () => {
     const dup = await t.req("POST", "/api/v1/report", { token: a.token, body: { document_id: d.id, reason: 3 } });
     expect([dup.status, dup.body.message]).toEqual([409, "您已经举报过该文档了"]);
     const rows = getDb().select().from(report).where(eq(report.document_id, d.id)).all();
-    expect(rows).toEqual([expect.objectContaining({ user_id: a.user.id, reason: 2, remark: "含有不良内容", status: 0 })]);
+    expect(rows).toEqual([expect.objectContaining({ user_id: a.user.id, reason: 2, remark: "含有不良内容", status: 2 })]);
     const page = await t.req("GET", `/document/${d.uuid}`, { token: a.token, headers: { accept: "text/html" } });
     expect(page.text).toContain("&quot;reported&quot;:true");
     expect((await t.req("POST", "/api/v1/report", { token: a.token, body: { document_id: makeDoc({ userId: t.userId, status: 4 }).id, reason: 1 } })).status).toBe(404);
@@ -197,10 +197,11 @@ describe("reports", () => {
     expect((await t.req("PUT", "/api/v1/report", { token: staff.token, body: { id, status: 1 } })).status).toBe(403);
     expect((await t.req("DELETE", `/api/v1/report?id=${id}`, { token: staff.token })).status).toBe(403);
 
-    const list = await t.req("GET", "/api/v1/report/list?status=0&reason=5", { token: t.rootToken });
+    // Spec §4 generic statuses: a new report is 2 (under review = pending).
+    const list = await t.req("GET", "/api/v1/report/list?status=2&reason=5", { token: t.rootToken });
     expect(list.status).toBe(200);
     expect(list.body.report.find((r: { id: number }) => r.id === id)).toMatchObject({
-      document_title: "待处理举报文档", document_uuid: d.uuid, document_url: `/document/${d.uuid}`, username: reporter.user.username, reason: 5, reason_label: "人身攻击", remark: "辱骂", status: 0,
+      document_title: "待处理举报文档", document_uuid: d.uuid, document_url: `/document/${d.uuid}`, username: reporter.user.username, reason: 5, reason_label: "人身攻击", remark: "辱骂", status: 2,
     });
     expect((await t.req("GET", "/api/v1/report/list?wd=待处理举报", { token: t.rootToken })).body.total).toBe(1);
     expect((await t.req("GET", "/api/v1/report/list?status=9", { token: t.rootToken })).status).toBe(400);
@@ -219,11 +220,17 @@ describe("reports", () => {
     expect(adminPage.text).toContain("举报管理");
     expect(adminPage.text).toContain('href="/admin/report"');
 
-    const put = await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id, status: 1 } });
-    expect([put.status, put.body.status]).toEqual([200, 1]);
-    expect((await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id, status: 2 } })).status).toBe(400);
-    expect((await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id: 999999, status: 1 } })).status).toBe(404);
-    expect((await t.req("GET", "/api/v1/report/list?status=1", { token: t.rootToken })).body.report.map((r: { id: number }) => r.id)).toContain(id);
+    // Handled is 0 (normal), ignored is 4; 1 (disabled) and 3 (rejected) are not report statuses.
+    const put = await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id, status: 0 } });
+    expect([put.status, put.body.status]).toEqual([200, 0]);
+    for (const bad of [1, 3, 5]) expect((await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id, status: bad } })).status).toBe(400);
+    expect((await t.req("GET", "/api/v1/report/list?status=1", { token: t.rootToken })).status).toBe(400);
+    expect((await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id: 999999, status: 0 } })).status).toBe(404);
+    expect((await t.req("GET", "/api/v1/report/list?status=0", { token: t.rootToken })).body.report.map((r: { id: number }) => r.id)).toContain(id);
+    expect((await t.req("GET", "/api/v1/report/list?status=2", { token: t.rootToken })).body.report.map((r: { id: number }) => r.id)).not.toContain(id);
+    const ignored = await t.req("PUT", "/api/v1/report", { token: t.rootToken, body: { id, status: 4 } });
+    expect([ignored.status, ignored.body.status]).toEqual([200, 4]);
+    expect((await t.req("GET", "/api/v1/report/list?status=4", { token: t.rootToken })).body.report.map((r: { id: number }) => r.id)).toContain(id);
     const del = await t.req("DELETE", "/api/v1/report", { token: t.rootToken, body: { id } });
     expect([del.status, del.body.deleted]).toEqual([200, 1]);
     expect(getDb().select().from(report).where(eq(report.id, id)).get()).toBeUndefined();

@@ -11,6 +11,8 @@ export interface SessionUser {
   avatar: string;
   is_root: boolean;
   status: number;
+  /** spec §3 is_vip: VIP membership has not ended (user.vip_until in the future); VIPs see no ads */
+  is_vip?: boolean;
 }
 
 const sha256 = (s: string) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
@@ -27,7 +29,7 @@ export function createSession(userId: number, ip = "", userAgent = ""): { token:
 const lookups = new WeakMap<object, ReturnType<typeof prepareLookup>>();
 function prepareLookup() {
   return getDb()
-    .select({ session_id: session.id, id: user.id, username: user.username, avatar: user.avatar, is_root: user.is_root, status: user.status, expires_at: session.expires_at })
+    .select({ session_id: session.id, id: user.id, username: user.username, avatar: user.avatar, is_root: user.is_root, status: user.status, vip_until: user.vip_until, expires_at: session.expires_at })
     .from(session)
     .innerJoin(user, eq(user.id, session.user_id))
     .where(eq(session.token_hash, sql.placeholder("h")))
@@ -41,8 +43,8 @@ export function lookupSession(token: string): (SessionUser & { session_id: numbe
   if (!stmt) lookups.set(db, (stmt = prepareLookup()));
   const row = stmt.get({ h: sha256(token) });
   if (!row || row.expires_at <= Date.now()) return null;
-  const { expires_at: _e, ...rest } = row;
-  return rest;
+  const { expires_at: _e, vip_until, ...rest } = row;
+  return { ...rest, is_vip: vip_until !== null && vip_until > Date.now() };
 }
 
 export function revokeSession(token: string) {

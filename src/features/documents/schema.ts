@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField, pageQuery } from "#src/features/admin/crud/schema.ts";
+import { dateRangeQuery, idField, pageQuery } from "#src/features/admin/crud/schema.ts";
 
 export const MAX_PRICE = 100_000;
 /** Documents one create call may hold (the upload page sends one batch per selection). */
@@ -70,6 +70,8 @@ export const listQuery = z.object({
   ext: z.string().trim().toLowerCase().regex(/^\.?[a-z0-9]{0,8}$/, "文件类型不正确").optional(),
   is_recommend: z.enum(["true", "false", "1", "0"], { error: "推荐筛选只能是 true 或 false" }).transform((v) => v === "true" || v === "1").optional(),
   order: z.string().trim().regex(new RegExp(`^(${ORDER_FIELDS.join("|")})( (asc|desc))?$`), "排序方式不正确").optional(),
+  /** upload days (admin screen's date range): YYYY-MM-DD, Asia/Shanghai */
+  ...dateRangeQuery,
 });
 export type ListQuery = z.infer<typeof listQuery>;
 

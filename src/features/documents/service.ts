@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { dateRangeOf } from "#src/features/admin/crud/schema.ts";
+import { createdBetween } from "#src/features/admin/crud/service.ts";
 import { getDb } from "#db/client.ts";
 import { document, documentCategory } from "#db/schema/documents.ts";
 import { user } from "#db/schema/users.ts";
@@ -70,6 +72,7 @@ export function listDocuments(q: ListQuery, mode: ListMode) {
   }
   if (q.ext) where.push(eq(document.ext, q.ext.replace(/^\./, "")));
   if (q.is_recommend !== undefined) where.push(eq(document.is_recommend, q.is_recommend));
+  where.push(createdBetween(document.created_at, dateRangeOf(q)));
   where.push(likeAny(q.wd, mode === "admin" ? [document.title, document.keywords, document.description, document.uuid] : [document.title, document.keywords]));
   const cond = and(...where);
   const rows = getDb().select().from(document).where(cond).orderBy(...orderOf(q.order)).limit(q.size).offset((q.page - 1) * q.size).all();

@@ -7,6 +7,7 @@ import { renderNotFound } from "#src/features/site/errorPages.tsx";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { formatDate } from "#src/lib/format.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
+import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import { renderPage } from "#src/views/render.tsx";
 import { listDynamic } from "./dynamic.ts";
 import { countsOf, homepageOf } from "./service.ts";
@@ -42,7 +43,9 @@ function Shell({ data: { user: u, groups }, mine, tab, children }: { data: Homep
             <a key={t.key} href={`/user/${id}${t.key ? `/${t.key}` : ""}`} className={t.key === tab ? "active" : undefined} aria-current={t.key === tab ? "page" : undefined}>{t.label}</a>
           ))}
         </nav>
+        <AdSlot position="user_1" />
         <section className="card">{children}</section>
+        <AdSlot position="user_2" />
       </div>
     </DefaultLayout>
   );

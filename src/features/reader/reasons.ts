@@ -8,9 +8,22 @@ export const REPORT_REASONS = [
   { value: 6, label: "骚扰他人" },
 ] as const;
 
+/**
+ * Report statuses are the generic statuses of spec §4 (0 normal, 1 disabled, 2 under review,
+ * 3 rejected, 4 ignored). A report starts at 2 (under review = pending); the admin either marks it
+ * 0 (normal = handled: the report was valid and acted on) or 4 (ignored: nothing to do).
+ * 1 and 3 are not used by reports. Migration 0014 moved old rows (0 pending → 2, 1 handled → 0).
+ */
+export const REPORT_PENDING = 2;
+export const REPORT_HANDLED = 0;
+export const REPORT_IGNORED = 4;
+
 export const REPORT_STATUS = [
-  { value: 0, label: "待处理" },
-  { value: 1, label: "已处理" },
+  { value: REPORT_PENDING, label: "待处理" },
+  { value: REPORT_HANDLED, label: "已处理" },
+  { value: REPORT_IGNORED, label: "已忽略" },
 ] as const;
+
+export const REPORT_STATUS_VALUES = REPORT_STATUS.map((s) => s.value) as number[];
 
 export const reasonLabel = (reason: number) => REPORT_REASONS.find((r) => r.value === reason)?.label ?? "其他";

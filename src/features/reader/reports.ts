@@ -1,16 +1,16 @@
-import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { document, report } from "#db/schema/documents.ts";
 import { user } from "#db/schema/users.ts";
 import { conflict, notFound } from "#src/lib/errors.ts";
 import { visibleDocumentById } from "./access.ts";
 import { prepared } from "./prepared.ts";
-import { reasonLabel } from "./reasons.ts";
+import { REPORT_PENDING, reasonLabel } from "./reasons.ts";
 
 /** One report per user per document; the document must be one visitors can see. */
 export function createReport(userId: number, input: { document_id: number; reason: number; remark: string }) {
   visibleDocumentById(input.document_id);
-  const row = getDb().insert(report).values({ user_id: userId, document_id: input.document_id, reason: input.reason, remark: input.remark.trim() })
+  const row = getDb().insert(report).values({ user_id: userId, document_id: input.document_id, reason: input.reason, remark: input.remark.trim(), status: REPORT_PENDING })
     .onConflictDoNothing().returning({ id: report.id }).get();
   if (!row) throw conflict("您已经举报过该文档了");
   return { id: row.id };
@@ -20,7 +20,7 @@ export const reportedBy = (userId: number, documentId: number) =>
   !!prepared("reportedBy", () => getDb().select({ id: report.id }).from(report)
     .where(and(eq(report.user_id, sql.placeholder("u")), eq(report.document_id, sql.placeholder("d")))).prepare()).get({ u: userId, d: documentId });
 
-export interface ReportQuery { page: number; size: number; status?: number; reason?: number; wd?: string }
+export interface ReportQuery { page: number; size: number; status?: number; reason?: number; wd?: string; start?: number; end?: number }
 
 /** Admin list, newest first, with the document and the reporter. */
 export function listReports(q: ReportQuery) {
@@ -28,6 +28,8 @@ export function listReports(q: ReportQuery) {
   const where: (SQL | undefined)[] = [
     q.status === undefined ? undefined : eq(report.status, q.status),
     q.reason === undefined ? undefined : eq(report.reason, q.reason),
+    q.start === undefined ? undefined : gte(report.created_at, q.start),
+    q.end === undefined ? undefined : lte(report.created_at, q.end),
     q.wd ? or(sql`instr(${document.title}, ${q.wd}) > 0`, sql`instr(${report.remark}, ${q.wd}) > 0`) : undefined,
   ];
   const cond = and(...where);

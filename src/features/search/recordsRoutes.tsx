@@ -1,51 +1,36 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { idsFrom } from "#src/features/admin/crud/routes.ts";
-import { pageQuery } from "#src/features/admin/crud/schema.ts";
+import { dateRangeOf, dateRangeQuery, pageQuery } from "#src/features/admin/crud/schema.ts";
 import { renderTablePage } from "#src/features/admin/page.tsx";
 import { setting } from "#src/features/settings/service.ts";
 import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { badRequest } from "#src/lib/errors.ts";
+import { DAY_MS, dayStartMs, shanghaiDay } from "#src/lib/dateRange.ts";
 import { validate } from "#src/lib/validate.ts";
 import { deleteSearchRecords, listSearchRecords } from "./records.ts";
-
-const DAY = 86_400_000;
-const SHANGHAI = 8 * 3_600_000;
-
-/** "2024-05-01" as the start of that Asia/Shanghai day; `endOfDay` gives its last millisecond. */
-function dayBound(v: string, endOfDay: boolean): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  const t = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - SHANGHAI : NaN;
-  // Date.UTC rolls 2024-02-30 over into March: a date that does not round-trip does not exist.
-  if (!Number.isFinite(t) || new Date(t + SHANGHAI).toISOString().slice(0, 10) !== v) throw badRequest("日期不正确，应为 YYYY-MM-DD");
-  return endOfDay ? t + DAY - 1 : t;
-}
-
-const dateQuery = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "日期格式不正确，应为 YYYY-MM-DD").optional();
 
 const listQuery = z.object({
   ...pageQuery(20),
   keyword: z.string().max(64, "关键词不能超过 64 个字符").optional(),
   type: z.coerce.number({ error: "搜索类型不正确" }).int("搜索类型不正确").min(0, "搜索类型不正确").max(1, "搜索类型不正确").optional(),
   zero: z.enum(["true", "false", "1", "0"], { error: "zero 参数只能是 true 或 false" }).transform((v) => v === "true" || v === "1").optional(),
-  /** the last N days, today included (the screen's select) */
+  /** the last N days, today included (kept for API callers; the screen sends start/end) */
   days: z.coerce.number({ error: "天数不正确" }).int("天数不正确").min(1, "天数不正确").max(3650, "天数不正确").optional(),
-  start: dateQuery,
-  end: dateQuery,
+  ...dateRangeQuery,
 });
 
 export const searchRecordRoutes = new Hono<AppEnv>();
 
 searchRecordRoutes.get("/api/v1/searchrecord/list", adminApi, validate("query", listQuery), (c) => {
   const q = c.req.valid("query");
-  let start = q.start ? dayBound(q.start, false) : undefined;
-  const end = q.end ? dayBound(q.end, true) : undefined;
+  let { start, end } = dateRangeOf(q);
   if (q.days) {
-    const today = Math.floor((Date.now() + SHANGHAI) / DAY) * DAY - SHANGHAI;
-    start = Math.max(start ?? 0, today - (q.days - 1) * DAY);
+    const today = dayStartMs(shanghaiDay(Date.now()))!;
+    start = Math.max(start ?? 0, today - (q.days - 1) * DAY_MS);
+    if (end !== undefined && start > end) throw badRequest("开始日期不能晚于结束日期");
   }
-  if (start !== undefined && end !== undefined && start > end) throw badRequest("开始日期不能晚于结束日期");
   return c.json(listSearchRecords({ keyword: q.keyword, type: q.type, zero: q.zero, start, end, page: q.page, size: q.size }));
 });
 
@@ -66,8 +51,8 @@ searchRecordRoutes.get("/admin/document/searchrecord", adminPage, (c) => {
       filters: [
         { name: "type", label: "类型", options: TYPE_OPTIONS },
         { name: "zero", label: "结果", options: [{ value: "1", label: "仅无结果" }, { value: "0", label: "有结果" }] },
-        { name: "days", label: "时间", options: [{ value: 1, label: "今天" }, { value: 7, label: "最近 7 天" }, { value: 30, label: "最近 30 天" }, { value: 90, label: "最近 90 天" }] },
       ],
+      dateRange: "搜索时间",
       initial: { total: initial.total, rows: initial.search_record },
       columns: [
         { key: "keywords", label: "关键词" },

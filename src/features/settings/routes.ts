@@ -3,12 +3,14 @@ import { z } from "zod";
 import { adminApi } from "#src/http/adminOnly.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { validate } from "#src/lib/validate.ts";
+import { enabledLanguages } from "#src/features/documents/languages.ts";
 import { GROUP_BY_NAME } from "./definitions.ts";
 import { creditName, getSettings, listConfig, publicSettings, updateConfig } from "./service.ts";
 
 export const settingsRoutes = new Hono<AppEnv>();
 
-settingsRoutes.get("/api/v1/settings", (c) => c.json(publicSettings()));
+/** Public settings groups plus `language`: the enabled document languages (spec §3), code and name. */
+settingsRoutes.get("/api/v1/settings", (c) => c.json({ ...publicSettings(), language: enabledLanguages() }));
 
 /** Recharge tiers parsed from "amount:discount" lines; a parse failure yields no tiers (spec §5). */
 export function parseDiscounts(text: string): { amount: number; discount: number }[] {

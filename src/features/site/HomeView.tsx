@@ -1,5 +1,6 @@
 import { EmptyState } from "#src/features/categories/views/parts.tsx";
 import { DocumentCard, DocumentLines, DocumentList, ExtBadge, compactCount, type DocumentCardData } from "#src/views/components/DocumentCard.tsx";
+import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import type { CategoryNode } from "./layoutData.ts";
 
 export interface HomeProps {
@@ -78,10 +79,14 @@ export function HomeView(p: HomeProps) {
         </aside>
       </div>
 
+      <AdSlot position="index_1" />
+
       <section className="card">
         <div className="card-head"><h2 className="card-title">最新文档</h2><a href="/category" className="more">更多 ›</a></div>
         {p.latest.length ? <DocumentList docs={p.latest} /> : <EmptyState title="还没有文档" text="成为第一个分享知识的人吧。" action={{ href: "/upload", label: "上传文档" }} />}
       </section>
+
+      <AdSlot position="index_2" />
 
       {p.categories.length ? (
         <section className="category-blocks">
@@ -103,6 +108,8 @@ export function HomeView(p: HomeProps) {
         <section className="card"><EmptyState title="还没有文档分类" text="管理员在后台添加分类后，这里会按分类展示文档。" /></section>
       )}
 
+      <AdSlot position="index_3" />
+
       <section className="card">
         <div className="card-head"><h2 className="card-title">最新文章</h2><a href="/article" className="more">更多 ›</a></div>
         {p.articleCategories.length ? (
@@ -110,6 +117,8 @@ export function HomeView(p: HomeProps) {
         ) : null}
         <EmptyState title="还没有文章" text="发布你的第一篇文章，与大家分享经验。" action={{ href: "/post", label: "发布文章" }} />
       </section>
+
+      <AdSlot position="index_4" />
     </div>
   );
 }

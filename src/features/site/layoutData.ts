@@ -1,23 +1,17 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
-import { advertisement, banner, friendlink, navigation } from "#db/schema/site.ts";
+import { advertisement, banner, friendlink } from "#db/schema/site.ts";
+import { navigationTree, type NavNode } from "#src/features/admin/navigation/service.ts";
 import { publicDocCategories } from "#src/features/categories/service.ts";
 import { buildTree } from "#src/features/categories/tree.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
 
-export interface NavItem { id: number; title: string; href: string; target: string; color: string; children: NavItem[] }
+/** `fixed`: "" for admin entries, else "home" | "category" | "article" (the built-in entries). */
+export interface NavItem { id: number; title: string; href: string; target: string; color: string; fixed: string; children: NavItem[] }
+
+const navItem = (n: NavNode): NavItem => ({ id: n.id, title: n.title, href: n.href, target: n.target, color: n.color, fixed: n.fixed, children: n.children.map(navItem) });
 export interface CategoryNode { id: number; title: string; parent_id: number; icon: string; cover: string; doc_count: number; description: string; children: CategoryNode[] }
 export interface AdItem { id: number; title: string; position: string; content: string }
-
-function tree<T extends { id: number; parent_id: number }>(rows: T[]): (T & { children: any[] })[] {
-  const byId = new Map(rows.map((r) => [r.id, { ...r, children: [] as any[] }]));
-  const roots: (T & { children: any[] })[] = [];
-  for (const n of byId.values()) {
-    const p = n.parent_id ? byId.get(n.parent_id) : undefined;
-    (p ? p.children : roots).push(n);
-  }
-  return roots;
-}
 
 export interface LayoutData {
   navigation: NavItem[];
@@ -32,9 +26,9 @@ let memo: { version: number; data: LayoutData } | null = null;
 export function layoutData(): LayoutData {
   if (memo?.version === contentVersion()) return memo.data;
   const db = getDb();
-  const navRows = db.select().from(navigation).where(eq(navigation.enable, true)).orderBy(asc(navigation.sort), asc(navigation.id)).all();
   const data: LayoutData = {
-    navigation: tree(navRows.map((n) => ({ id: n.id, parent_id: n.parent_id, title: n.title, href: n.href, target: n.target, color: n.color }))) as NavItem[],
+    // The stored entries, fixed ones included, as the public list answers them.
+    navigation: navigationTree({ enable: true, publicOnly: true }).navigation.map(navItem),
     // Enabled and reachable only, minus empty document categories when display.hide_category_without_document is on.
     docCategories: buildTree(publicDocCategories(0)),
     articleCategories: buildTree(publicDocCategories(1)),

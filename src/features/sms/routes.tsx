@@ -3,6 +3,7 @@ import { startSession } from "#src/features/auth/cookies.ts";
 import { captchaEnabled } from "#src/features/captcha/service.ts";
 import { publicUser } from "#src/features/auth/users.ts";
 import { idsFrom } from "#src/features/admin/crud/routes.ts";
+import { withDateRange } from "#src/features/admin/crud/schema.ts";
 import { renderTablePage } from "#src/features/admin/page.tsx";
 import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import { clientIp, type AppEnv } from "#src/http/context.ts";
@@ -44,7 +45,7 @@ smsRoutes.post("/api/v1/user/findpassword/mobile", validate("json", findPassword
   return c.json({ message: "密码重置成功，请使用新密码登录" });
 });
 
-smsRoutes.get("/api/v1/sms/list", adminApi, validate("query", listQuery), (c) => c.json(listSms(c.req.valid("query"))));
+smsRoutes.get("/api/v1/sms/list", adminApi, validate("query", listQuery), (c) => c.json(listSms(withDateRange(c.req.valid("query")))));
 
 smsRoutes.delete("/api/v1/sms", adminApi, async (c) => {
   const deleted = deleteSms(await idsFrom(c));

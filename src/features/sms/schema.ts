@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MOBILE_RE } from "#src/lib/format.ts";
-import { pageQuery } from "#src/features/admin/crud/schema.ts";
+import { dateRangeQuery, pageQuery } from "#src/features/admin/crud/schema.ts";
 
 // Spec §5: starts with 1, second digit 3–9, eleven digits.
 const mobile = z.string({ error: "请输入手机号码" }).trim().min(1, "请输入手机号码").regex(MOBILE_RE, "请输入正确的手机号码");
@@ -38,4 +38,5 @@ export const listQuery = z.object({
   status: optionalInt("发送状态", 2),
   provider: z.string().max(32, "服务商不正确").optional(),
   keyword: z.string().trim().max(64, "关键词不能超过 64 个字符").optional(),
+  ...dateRangeQuery,
 });

@@ -2,6 +2,7 @@
 // preconditions per code type, and the admin list of sent messages.
 import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { createdBetween } from "#src/features/admin/crud/service.ts";
 import { getDb } from "#db/client.ts";
 import { verifyCode } from "#db/schema/accounts.ts";
 import { user } from "#db/schema/users.ts";
@@ -122,7 +123,7 @@ export async function resetPasswordByMobile(mobile: string, code: string, passwo
   });
 }
 
-export interface SmsListQuery { page: number; size: number; type?: number; status?: number; keyword?: string; provider?: string }
+export interface SmsListQuery { page: number; size: number; type?: number; status?: number; keyword?: string; provider?: string; start?: number; end?: number }
 
 /** Sent codes for admins: who, what, how it went; never the code or its hash. */
 export function listSms(q: SmsListQuery) {
@@ -130,6 +131,7 @@ export function listSms(q: SmsListQuery) {
   if (q.type !== undefined) conds.push(eq(verifyCode.type, q.type));
   if (q.status !== undefined) conds.push(eq(verifyCode.status, q.status));
   if (q.provider) conds.push(eq(verifyCode.provider, q.provider));
+  conds.push(createdBetween(verifyCode.created_at, q));
   if (q.keyword) {
     const k = `%${q.keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const like = (col: AnySQLiteColumn) => sql`${col} LIKE ${k} ESCAPE '\\'`;

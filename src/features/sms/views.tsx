@@ -27,7 +27,7 @@ export function FindPasswordMobilePage({ interval, codeLength, captcha }: { inte
 /** /admin/user/sms: read-only table of sent codes, filtered by type tab, status, and a keyword. */
 export function smsTable(initial: { total: number; sms: Record<string, unknown>[] }, pageSize: number): AdminTableProps {
   return {
-    entity: "sms", listPath: "/sms/list", listKey: "sms", pageSize, canCreate: false, keyword: true,
+    entity: "sms", listPath: "/sms/list", listKey: "sms", pageSize, canCreate: false, keyword: true, dateRange: "发送时间",
     initial: { total: initial.total, rows: initial.sms as AdminTableProps["initial"]["rows"] },
     tabs: { name: "type", options: [{ value: "", label: "全部" }, ...SMS_TYPES] },
     filter: { name: "status", label: "状态", options: SMS_STATUSES },

@@ -24,7 +24,7 @@ export function SiteHeader() {
   const loginHref = path === "/login" ? "/login" : `/login?redirect=${encodeURIComponent(path + search)}`;
   const menuUser = user ? { id: user.id, username: user.username, avatar: user.avatar } : null;
   // Two levels are what the menus show; deeper navigation children are dropped.
-  const navigation = data.navigation.map((n) => ({ ...n, children: n.children.map(({ children: _c, ...s }) => s) }));
+  const navigation = data.navigation.map((n) => ({ ...n, children: n.children.map(({ children: _c, fixed: _f, ...s }) => s) }));
   const docCategories = navCats(data.docCategories);
   const articleCategories = navCats(data.articleCategories);
   return (

@@ -5,7 +5,7 @@ import { clientIp, type AppEnv } from "#src/http/context.ts";
 import { badRequest } from "#src/lib/errors.ts";
 import { validate } from "#src/lib/validate.ts";
 import { idsFrom } from "../crud/routes.ts";
-import { descriptionField, enableField, idField, idQuery, pageQuery } from "../crud/schema.ts";
+import { descriptionField, enableField, idField, idQuery, pageQuery, dateRangeQuery, withDateRange } from "../crud/schema.ts";
 import { renderTablePage } from "../page.tsx";
 import { ATTACHMENT_TYPES, attachmentService, deleteAttachments, listAttachments } from "./service.ts";
 import { IMAGE_KINDS, receiveImage, resolveUpload, storeSpooledImage, type ImageKind } from "./storage.ts";
@@ -16,10 +16,11 @@ const listQuery = z.object({
   ...pageQuery(20),
   type: z.coerce.number({ error: "附件类型无效" }).int("附件类型无效").min(0, "附件类型无效").max(ATTACHMENT_TYPES.length - 1, "附件类型无效").optional(),
   keyword: z.string().max(64, "关键词不能超过 64 个字符").optional(),
+  ...dateRangeQuery,
 });
 const updateBody = z.object({ id: idField, enable: enableField.optional(), description: descriptionField().optional() });
 
-attachmentRoutes.get("/api/v1/attachment/list", adminApi, validate("query", listQuery), (c) => c.json(listAttachments(c.req.valid("query"))));
+attachmentRoutes.get("/api/v1/attachment/list", adminApi, validate("query", listQuery), (c) => c.json(listAttachments(withDateRange(c.req.valid("query")))));
 attachmentRoutes.get("/api/v1/attachment", adminApi, validate("query", idQuery), (c) => c.json(attachmentService.mustGet(c.req.valid("query").id)));
 attachmentRoutes.put("/api/v1/attachment", adminApi, validate("json", updateBody), (c) => {
   const { id, ...patch } = c.req.valid("json");
@@ -58,7 +59,7 @@ attachmentRoutes.get("/admin/attachment", adminPage, (c) => {
     active: "attachment",
     intro: <p>删除附件记录时，若没有其他记录使用同一文件，磁盘上的文件也会一并删除。</p>,
     table: {
-      entity: "attachment", listPath: "/attachment/list", listKey: "attachment", pageSize: 20, canCreate: false, toggle: "enable", keyword: true,
+      entity: "attachment", listPath: "/attachment/list", listKey: "attachment", pageSize: 20, canCreate: false, toggle: "enable", keyword: true, dateRange: "上传时间",
       filter: { name: "type", label: "类型", options: TYPE_OPTIONS },
       initial: { total: initial.total, rows: initial.attachment },
       columns: [

@@ -2,7 +2,7 @@ import { eq, inArray, or, sql, type SQLWrapper } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { attachment } from "#db/schema/site.ts";
 import { user } from "#db/schema/users.ts";
-import { crudService } from "../crud/service.ts";
+import { createdBetween, crudService } from "../crud/service.ts";
 import { removeIfUnused } from "./storage.ts";
 
 /** Attachment type labels, spec §3. */
@@ -10,7 +10,7 @@ export const ATTACHMENT_TYPES = ["未知", "头像", "文档", "文章", "评论
 
 export const attachmentService = crudService({ table: attachment, defaults: {} });
 
-export function listAttachments(q: { type?: number; keyword?: string; page: number; size: number }) {
+export function listAttachments(q: { type?: number; keyword?: string; start?: number; end?: number; page: number; size: number }) {
   const kw = q.keyword?.trim();
   const pattern = kw ? `%${kw.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : "";
   // Escaped so a keyword like "50%" matches literally.
@@ -19,6 +19,7 @@ export function listAttachments(q: { type?: number; keyword?: string; page: numb
     where: [
       q.type === undefined ? undefined : eq(attachment.type, q.type),
       kw ? or(like(attachment.name), like(attachment.path), like(attachment.description)) : undefined,
+      createdBetween(attachment.created_at, q),
     ],
     page: q.page,
     size: q.size,

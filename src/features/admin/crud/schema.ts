@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { DAY_MS, dayStartMs } from "#src/lib/dateRange.ts";
+import { badRequest } from "#src/lib/errors.ts";
 
 // Field rules the admin tables share; every message is what the admin sees.
 
@@ -45,3 +47,26 @@ export const idQuery = z.object({ id: idField });
 
 /** PUT body: the id plus any subset of the create fields. */
 export const updateOf = <T extends z.ZodObject>(create: T) => create.partial().extend({ id: idField });
+
+const dayField = (label: string) => z.preprocess((v) => (v === "" ? undefined : v),
+  z.string({ error: `${label}不正确，应为 YYYY-MM-DD` }).refine((v) => dayStartMs(v) !== null, `${label}不正确，应为 YYYY-MM-DD`).optional());
+
+/**
+ * `start`/`end` query fields of every admin list with dates (islands/AdminDateRange.tsx sends
+ * them): inclusive Asia/Shanghai days as YYYY-MM-DD; either may be left out.
+ */
+export const dateRangeQuery = { start: dayField("开始日期"), end: dayField("结束日期") };
+
+/** The validated days as created_at bounds in ms: start of `start` … last ms of `end`. */
+export function dateRangeOf(q: { start?: string; end?: string }): { start?: number; end?: number } {
+  const start = q.start ? dayStartMs(q.start)! : undefined;
+  const end = q.end ? dayStartMs(q.end)! + DAY_MS - 1 : undefined;
+  if (start !== undefined && end !== undefined && start > end) throw badRequest("开始日期不能晚于结束日期");
+  return { start, end };
+}
+
+/** A validated list query with its `start`/`end` days turned into created_at bounds (ms). */
+export function withDateRange<T extends { start?: string; end?: string }>(q: T): Omit<T, "start" | "end"> & { start?: number; end?: number } {
+  const { start, end, ...rest } = q;
+  return { ...rest, ...dateRangeOf({ start, end }) };
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getDb } from "#db/client.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
@@ -27,6 +27,10 @@ export interface ListOptions {
   /** limit the answer to these columns (unknown names are ignored) */
   fields?: string[];
 }
+
+/** created_at (or another time column) inside an admin list's date range; undefined when unbounded. */
+export const createdBetween = (col: SQLiteColumn, r: { start?: number; end?: number }): SQL | undefined =>
+  and(r.start === undefined ? undefined : gte(col, r.start), r.end === undefined ? undefined : lte(col, r.end));
 
 const READ_ONLY = new Set(["id", "created_at", "updated_at"]);
 

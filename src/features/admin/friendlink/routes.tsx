@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { friendlink } from "#db/schema/site.ts";
 import { adminPage } from "#src/http/adminOnly.ts";
@@ -18,10 +18,16 @@ const FIELDS = ["id", "title", "link", "description", "sort", "enable", "created
 const fieldList = z.union([z.string(), z.array(z.string())]).optional();
 const listQuery = z.object({ ...pageQuery(10_000), enable: boolQuery, field: fieldList });
 
-/** `field` is repeated (or comma-separated) and limits the answer to those columns. */
+/**
+ * Spec §7: filtered by `enable`, `field` (repeated or comma-separated, allow-listed) limits the
+ * answer to those columns, e.g. id, title, link. Everyone may filter by enable; only those who
+ * manage friend links ever see disabled ones, so for anyone else `enable=false` answers nothing.
+ */
 function listFriendlinks(admin: boolean, q: z.infer<typeof listQuery>, fields: string[]) {
-  const enable = admin ? q.enable : true;
-  const { total, rows } = svc.list({ where: [enable === undefined ? undefined : eq(friendlink.enable, enable)], page: q.page, size: q.size, fields });
+  const where = admin
+    ? [q.enable === undefined ? undefined : eq(friendlink.enable, q.enable)]
+    : [eq(friendlink.enable, true), q.enable === false ? sql`0` : undefined];
+  const { total, rows } = svc.list({ where, page: q.page, size: q.size, fields });
   return { total, friendlink: rows };
 }
 

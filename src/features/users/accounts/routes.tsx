@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { adminApi, adminPage, allowPagesOf } from "#src/http/adminOnly.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { idsFrom } from "#src/features/admin/crud/routes.ts";
+import { withDateRange } from "#src/features/admin/crud/schema.ts";
 import { renderTablePage } from "#src/features/admin/page.tsx";
 import { defaultGroupId } from "#src/features/auth/accounts.ts";
 import { unauthorized } from "#src/lib/errors.ts";
@@ -26,7 +27,7 @@ const me = (c: AppContext) => {
 accountRoutes.get("/api/v1/user/permission", (c) => c.json(permissionsOfUser(me(c))));
 accountRoutes.get("/api/v1/user/group", (c) => c.json({ group: groupsOfUser(me(c).id) }));
 
-accountRoutes.get("/api/v1/user/list", adminApi, validate("query", userListQuery), (c) => c.json(listUsers(c.req.valid("query"))));
+accountRoutes.get("/api/v1/user/list", adminApi, validate("query", userListQuery), (c) => c.json(listUsers(withDateRange(c.req.valid("query")))));
 accountRoutes.post("/api/v1/user", adminApi, validate("json", userCreate), async (c) => c.json(await createUserByAdmin(c.req.valid("json"), me(c))));
 accountRoutes.put("/api/v1/user", adminApi, validate("json", userUpdate), async (c) => c.json(await updateUserByAdmin(c.req.valid("json"), me(c))));
 accountRoutes.delete("/api/v1/user", adminApi, async (c) => c.json({ message: "删除成功", deleted: deleteUsersByAdmin(await idsFrom(c), me(c)) }));
@@ -50,7 +51,7 @@ accountRoutes.get("/admin/user/list", adminPage, (c) => {
     active: "user/list",
     intro: <><p>禁用账号会让该用户立即下线；编辑时密码留空表示不修改。超级管理员不能被禁用或删除。</p>{quota ? <Island name="AdminAiQuota" component={AdminAiQuota} props={{ event: "adm:ai-quota" }} /> : null}</>,
     table: {
-      entity: "user", listPath: "/user/list", listKey: "user", pageSize: 20, canCreate: true, toggle: "enable",
+      entity: "user", listPath: "/user/list", listKey: "user", pageSize: 20, canCreate: true, toggle: "enable", dateRange: "注册时间",
       rowActions: quota ? [{ label: "AI 额度", event: "adm:ai-quota" }] : undefined,
       keyword: { name: "wd", placeholder: "用户名、邮箱、手机号或姓名" },
       filters: [{ name: "group_id", label: "用户组", options: groups }, { name: "status", label: "状态", options: statuses }],

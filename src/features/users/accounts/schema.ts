@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField, pageQuery } from "#src/features/admin/crud/schema.ts";
+import { dateRangeQuery, idField, pageQuery } from "#src/features/admin/crud/schema.ts";
 import { USERNAME_RE } from "#src/features/auth/schema.ts";
 import { MOBILE_RE } from "#src/lib/format.ts";
 
@@ -43,4 +43,5 @@ export const userListQuery = z.object({
   wd: z.string().trim().max(64, "关键词不能超过 64 个字符").optional(),
   group_id: z.union([z.literal(""), idField]).transform((v) => (v === "" ? undefined : v)).optional(),
   status: z.enum(["", "0", "1"], { error: "状态只能是 0（正常）或 1（禁用）" }).transform((v) => (v === "" ? undefined : Number(v) as 0 | 1)).optional(),
+  ...dateRangeQuery,
 });

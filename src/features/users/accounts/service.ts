@@ -3,6 +3,7 @@ import { getDb } from "#db/client.ts";
 import { group, userGroup } from "#db/schema/accounts.ts";
 import { user } from "#db/schema/users.ts";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { createdBetween } from "#src/features/admin/crud/service.ts";
 import { assertAvailable, createAccount } from "#src/features/auth/accounts.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { revokeUserSessions } from "#src/features/auth/sessions.ts";
@@ -37,7 +38,7 @@ const view = (u: Listed, groups: GroupTag[]) => {
   return { ...u, email: u.email ?? "", mobile: u.mobile ?? "", enable: u.status === 0, group_ids: ids, group_id: ids, groups };
 };
 
-export interface UserQuery { wd?: string; group_id?: number; status?: 0 | 1; page: number; size: number }
+export interface UserQuery { wd?: string; group_id?: number; status?: 0 | 1; start?: number; end?: number; page: number; size: number }
 
 export function listUsers(q: UserQuery) {
   const has = (col: SQLiteColumn, wd: string) => sql`instr(lower(${col}), lower(${wd})) > 0`;
@@ -45,6 +46,7 @@ export function listUsers(q: UserQuery) {
     q.wd ? or(has(user.username, q.wd), has(user.email, q.wd), has(user.mobile, q.wd), has(user.realname, q.wd), /^\d{1,15}$/.test(q.wd) ? eq(user.id, Number(q.wd)) : undefined) : undefined,
     q.group_id ? inArray(user.id, getDb().select({ id: userGroup.user_id }).from(userGroup).where(eq(userGroup.group_id, q.group_id))) : undefined,
     q.status === undefined ? undefined : eq(user.status, q.status),
+    createdBetween(user.created_at, q),
   ];
   const where = and(...conds);
   const db = getDb();

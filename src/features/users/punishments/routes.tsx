@@ -3,6 +3,7 @@ import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { idsFrom } from "#src/features/admin/crud/routes.ts";
 import { idQuery } from "#src/features/admin/crud/schema.ts";
+import { withDateRange } from "#src/features/admin/crud/schema.ts";
 import { renderTablePage } from "#src/features/admin/page.tsx";
 import { unauthorized } from "#src/lib/errors.ts";
 import { formatDateTime } from "#src/lib/format.ts";
@@ -25,7 +26,7 @@ function list(q: PunishmentQuery) {
   return { total: r.total, punishment: r.punishment.map((p) => ({ ...p, until: p.end_time ? formatDateTime(p.end_time) : "永久" })) };
 }
 
-punishmentRoutes.get("/api/v1/punishment/list", adminApi, validate("query", punishmentListQuery), (c) => c.json(list(c.req.valid("query"))));
+punishmentRoutes.get("/api/v1/punishment/list", adminApi, validate("query", punishmentListQuery), (c) => c.json(list(withDateRange(c.req.valid("query")))));
 punishmentRoutes.get("/api/v1/punishment", adminApi, validate("query", idQuery), (c) => c.json(getPunishment(c.req.valid("query").id)));
 punishmentRoutes.post("/api/v1/punishment", adminApi, validate("json", punishmentCreate), (c) => {
   const rows = createPunishments(c.req.valid("json"), actor(c));
@@ -45,7 +46,7 @@ punishmentRoutes.get("/admin/user/punishment", adminPage, (c) => {
     active: "user/punishment",
     intro: <p>禁用账号会立即让该用户下线并无法登录；其余处罚在对应操作时拦截。结束时间留空表示永久，到期后自动解除。</p>,
     table: {
-      entity: "punishment", listPath: "/punishment/list", listKey: "punishment", pageSize: 20, canCreate: true, toggle: "enable",
+      entity: "punishment", listPath: "/punishment/list", listKey: "punishment", pageSize: 20, canCreate: true, toggle: "enable", dateRange: "处罚时间",
       keyword: { name: "wd", placeholder: "搜索用户名或原因" },
       filters: [{ name: "type", label: "处罚类型", options: types }],
       initial: { total: initial.total, rows: initial.punishment },

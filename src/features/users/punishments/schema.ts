@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boolQuery, descriptionField, idField, pageQuery } from "#src/features/admin/crud/schema.ts";
+import { boolQuery, dateRangeQuery, descriptionField, idField, pageQuery } from "#src/features/admin/crud/schema.ts";
 
 const typeValue = z.coerce.number({ error: "处罚类型无效" }).int("处罚类型无效").min(1, "处罚类型无效").max(6, "处罚类型无效");
 
@@ -32,4 +32,5 @@ export const punishmentListQuery = z.object({
   type: z.union([z.literal(""), typeValue]).transform((v) => (v === "" ? undefined : v)).optional(),
   enable: boolQuery,
   wd: z.string().trim().max(64, "关键词不能超过 64 个字符").optional(),
+  ...dateRangeQuery,
 });

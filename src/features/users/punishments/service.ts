@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { createdBetween } from "#src/features/admin/crud/service.ts";
 import { getDb } from "#db/client.ts";
 import { punishment } from "#db/schema/accounts.ts";
 import { user } from "#db/schema/users.ts";
@@ -184,7 +185,7 @@ export function getPunishment(id: number) {
   return row;
 }
 
-export interface PunishmentQuery { user_id?: number; type?: number; enable?: boolean; wd?: string; page: number; size: number }
+export interface PunishmentQuery { user_id?: number; type?: number; enable?: boolean; wd?: string; start?: number; end?: number; page: number; size: number }
 
 export function listPunishments(q: PunishmentQuery) {
   const conds: (SQL | undefined)[] = [
@@ -192,6 +193,7 @@ export function listPunishments(q: PunishmentQuery) {
     q.type ? eq(punishment.type, q.type) : undefined,
     q.enable === undefined ? undefined : eq(punishment.enable, q.enable),
     q.wd ? or(sql`instr(lower(${user.username}), lower(${q.wd})) > 0`, sql`instr(lower(${punishment.reason}), lower(${q.wd})) > 0`) : undefined,
+    createdBetween(punishment.created_at, q),
   ];
   const where = and(...conds);
   const db = getDb();
