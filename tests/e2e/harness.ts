@@ -1,9 +1,11 @@
 // Browser tests: a real server process on a free loopback port with its own temp DATA_DIR, and
-// Debian Chromium driven by playwright-core. Every page records console errors for the checks.
+// Debian Chromium driven by playwright-core. Every page records console errors, uncaught errors and
+// failed requests from its creation; screenshotCheck fails on any of them and on a blank picture.
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import sharp from "sharp";
 
 export const ADMIN = { username: "admin", password: "admin-e2e-pass" };
 const root = resolve(import.meta.dir, "../..");
@@ -71,16 +73,76 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
-export interface TrackedPage { page: Page; context: BrowserContext; errors: string[] }
+export interface TrackedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught page errors, from the page's creation on. */
+  errors: string[];
+  /** Requests that failed outright, and same-origin subresources answered with a status >= 400. */
+  failedRequests: string[];
+}
 
-/** A new context (own cookies) at the given width; console errors and page errors are collected. */
+interface Problems {
+  errors: string[];
+  failedRequests: string[];
+  /** Console lines that only report a top-level document's own 4xx/5xx status (see track). */
+  documentStatusLines: string[];
+}
+const problemsOf = new WeakMap<Page, Problems>();
+
+/**
+ * Collects a page's problems from the moment it exists: console errors, uncaught errors, requests
+ * that never got an answer and same-origin subresources (anything but the top-level document, so
+ * scripts, styles, images, fonts and fetch/XHR calls) answered with 4xx/5xx. The top-level
+ * document's own status is the test's to assert (a 404 page or a 400 error page is tested as one);
+ * the console line Chromium logs for it ("Failed to load resource: … status of 404", located at the
+ * document's URL) stays in `errors` as before but is noted, so screenshotCheck does not count it.
+ */
+function track(page: Page): Problems {
+  const known = problemsOf.get(page);
+  if (known) return known;
+  const p: Problems = { errors: [], failedRequests: [], documentStatusLines: [] };
+  problemsOf.set(page, p);
+  const failedDocuments = new Set<string>();
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    p.errors.push(m.text());
+    if (m.text().startsWith("Failed to load resource") && failedDocuments.has(m.location().url)) p.documentStatusLines.push(m.text());
+  });
+  page.on("pageerror", (e) => p.errors.push(String(e)));
+  page.on("requestfailed", (r) => {
+    const why = r.failure()?.errorText ?? "failed";
+    // ERR_ABORTED is the page itself cancelling (an AbortController, or navigating away mid-load).
+    if (why.includes("ERR_ABORTED")) return;
+    p.failedRequests.push(`${r.method()} ${r.url()} (${r.resourceType()}): ${why}`);
+  });
+  page.on("response", (r) => {
+    if (r.status() < 400) return;
+    const req = r.request();
+    let topDocument = false;
+    try {
+      topDocument = req.isNavigationRequest() && req.frame() === page.mainFrame();
+    } catch {} // a service worker's request has no frame
+    if (topDocument) return void failedDocuments.add(r.url());
+    let same = false;
+    try {
+      same = new URL(r.url()).origin === new URL(page.url()).origin;
+    } catch {}
+    if (same) p.failedRequests.push(`${req.method()} ${r.url()} (${req.resourceType()}): ${r.status()}`);
+  });
+  return p;
+}
+
+/**
+ * A new context (own cookies) at the given width; console errors, page errors and failed requests
+ * are collected from creation, for this page and any other page later opened in the same context.
+ */
 export async function openPage(browser: Browser, width = 1280, height = 900): Promise<TrackedPage> {
   const context = await browser.newContext({ viewport: { width, height }, locale: "zh-CN" });
+  context.on("page", (pg) => void track(pg));
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  page.on("pageerror", (e) => errors.push(String(e)));
-  return { page, context, errors };
+  const p = track(page);
+  return { page, context, errors: p.errors, failedRequests: p.failedRequests };
 }
 
 export async function loginAsAdmin(page: Page, base: string) {
@@ -91,30 +153,86 @@ export async function loginAsAdmin(page: Page, base: string) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
+export interface ScreenshotOptions {
+  /** Fewer distinct colours than this (in a 160 px wide copy) is a blank page; default 16. */
+  minColours?: number;
+  /** Problems expected on this page (console text or failed request line); each pattern is explained by the caller. */
+  allow?: (string | RegExp)[];
+}
+
+/** The console errors minus, one for one, the lines that only report a top-level document's status. */
+function withoutDocumentStatus(p: Problems): string[] {
+  const left = [...p.errors];
+  for (const line of p.documentStatusLines) {
+    const i = left.indexOf(line);
+    if (i !== -1) left.splice(i, 1);
+  }
+  return left;
+}
+
+/** A page with one colour over more than this share of the picture is blank (real pages: under 0.85). */
+const MAX_DOMINANT_SHARE = 0.95;
+
 /**
- * Screenshot check that a page really rendered: saved under tests/e2e/__screens__ for people to
- * look at, and asserted to be neither blank nor one flat colour.
+ * Screenshot check that a page really rendered, saved under tests/e2e/__screens__ for people to
+ * look at. It fails the test when the picture is blank (too few distinct colours, or one colour
+ * nearly everywhere), and when the page has had console errors, uncaught errors or failed requests
+ * (see track) at any time since it was created; pass `allow` for problems the caller provoked on
+ * purpose (a caller that empties its TrackedPage.errors after checking a provoked error also
+ * clears it here: it is the same array). Pages must come from openPage (or be opened in a context
+ * openPage made), so nothing before the check goes unseen.
  */
-export async function screenshotCheck(page: Page, name: string): Promise<{ file: string; distinctColours: number }> {
+export async function screenshotCheck(page: Page, name: string, opts: ScreenshotOptions = {}): Promise<{ file: string; distinctColours: number; dominantShare: number }> {
+  const problems = problemsOf.get(page);
+  if (!problems) throw new Error(`screenshotCheck(${name}): the page was not opened through openPage(), so its errors were not collected`);
   mkdirSync(SCREEN_DIR, { recursive: true });
   const file = join(SCREEN_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: false });
-  // Count distinct colours in a downscaled copy: a blank page has 1, a real one hundreds.
-  const distinctColours = await page.evaluate(async (src) => {
-    const img = new Image();
-    img.src = src;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = 160;
-    c.height = Math.round((img.height / img.width) * 160);
-    const ctx = c.getContext("2d")!;
-    ctx.drawImage(img, 0, 0, c.width, c.height);
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
-    const set = new Set<number>();
-    for (let i = 0; i < data.length; i += 4) set.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-    return set.size;
-  }, `data:image/png;base64,${(await Bun.file(file).bytes()).toBase64()}`);
-  return { file, distinctColours };
+  const png = await page.screenshot({ path: file, fullPage: false });
+  // Count colours in a downscaled copy, outside the page (no canvas or data: image in the page under test).
+  const { data, info } = await sharp(png).removeAlpha().resize({ width: 160 }).raw().toBuffer({ resolveWithObject: true });
+  const counts = new Map<number, number>();
+  for (let i = 0; i < data.length; i += 3) {
+    const k = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const distinctColours = counts.size;
+  const dominantShare = Math.max(...counts.values()) / (info.width * info.height);
+
+  const allowed = (line: string) => (opts.allow ?? []).some((a) => (typeof a === "string" ? line.includes(a) : a.test(line)));
+  const found = {
+    blank: distinctColours < (opts.minColours ?? 16) || dominantShare > MAX_DOMINANT_SHARE
+      ? [`${distinctColours} distinct colours, the commonest covers ${(dominantShare * 100).toFixed(1)}% (${file})`] : [],
+    consoleErrors: withoutDocumentStatus(problems).filter((e) => !allowed(e)),
+    failedRequests: problems.failedRequests.filter((e) => !allowed(e)),
+  };
+  if (found.blank.length || found.consoleErrors.length || found.failedRequests.length) {
+    throw new Error(`screenshotCheck(${name}) at ${page.url()}: ${JSON.stringify(found, null, 2)}`);
+  }
+  return { file, distinctColours, dominantShare };
+}
+
+const AXE_PATH = join(root, "node_modules/axe-core/axe.min.js");
+export interface AxeViolation { id: string; impact: string; help: string; helpUrl: string; nodes: { target: string[]; html: string; failureSummary?: string }[] }
+
+/**
+ * axe-core on the current page with the WCAG 2 A/AA rules (2.0, 2.1, 2.2); answers the serious and
+ * critical violations (the caller asserts). The site's CSP (script-src 'self') refuses the inline
+ * <script> that page.addScriptTag({ path }) would add (and logs a console error for it), so the
+ * same file is evaluated through the debugging protocol instead, which CSP does not govern.
+ */
+export async function axe(page: Page, context?: string): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === "object");
+  if (!loaded) await page.evaluate(readFileSync(AXE_PATH, "utf8"));
+  const violations = await page.evaluate(async (ctx) => {
+    type Result = { violations: AxeViolation[] };
+    const a = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<Result> } }).axe;
+    const r = await a.run(ctx ?? document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      resultTypes: ["violations"],
+    });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })) }));
+  }, context);
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
 /** Resolves once the named island has hydrated (islands/client.ts marks it data-hydrated="1"). */

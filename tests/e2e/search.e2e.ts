@@ -72,9 +72,13 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const p of opened) expect(p.errors).toEqual([]);
-  await browser?.close();
-  await server?.stop();
+  // Stop the server and browser even when the check fails, so no server process outlives the run.
+  try {
+    for (const p of opened) expect(p.errors).toEqual([]);
+  } finally {
+    await browser?.close();
+    await server?.stop();
+  }
 });
 
 async function tracked(width: number, height = 900) {
