@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getSqlite } from "#db/client.ts";
+import { setImageWorkerTimeouts } from "#src/features/export/image.ts";
 import { updateConfig } from "#src/features/settings/service.ts";
 import { resetAll } from "#src/lib/rateLimit.ts";
 import { setupTestApp } from "../helpers/testApp.ts";
@@ -125,6 +126,21 @@ describe("files", () => {
     const bytes = r.bytes;
     expect([...bytes.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
     expect(pngWidth(bytes)).toBe(640);
+  });
+
+  test("png: a render over its time limit → 503 生成图片超时; the next export works again", async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `## 第 ${i + 1} 节\n\n${"这是一段较长的中文回答内容，用来让渲染花上一些时间。".repeat(4)}`).join("\n\n");
+    setImageWorkerTimeouts({ jobMs: 5 });
+    try {
+      const r = await t.req("POST", PNG, { token: t.userToken, body: { markdown: long } });
+      expect(r.status).toBe(503);
+      expect(r.body).toMatchObject({ code: "image_timeout", message: "生成图片超时" });
+    } finally {
+      setImageWorkerTimeouts();
+    }
+    const ok = await download(PNG, t.userToken, { markdown: "超时之后再导出。" });
+    expect(ok.status).toBe(200);
+    expect(pngWidth(ok.bytes)).toBe(640);
   });
 });
 
