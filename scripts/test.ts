@@ -1,5 +1,6 @@
-// `bun run test`: first the type check (`tsc --noEmit -p .`, the project's own TypeScript, counted
-// as 1 passed or, printing tsc's errors, 1 failed), then unit and route tests in one `bun test` run,
+// `bun run test`: first the type check (`tsc --noEmit -p .`, the project's own TypeScript) and the
+// linter (`biome lint`, rules in biome.json), each counted as 1 passed or, printing its errors, 1
+// failed, then unit and route tests in one `bun test` run,
 // then each browser spec (tests/e2e/*.e2e.ts) in its own run. bun prints its " N pass" / " N fail"
 // summary to stderr and CI reads none of it, so the totals are printed here as the very last line:
 // `N passed, N failed`. `bun run test:e2e` runs only the browser specs (no type check).
@@ -48,17 +49,16 @@ async function run(label: string, args: string[]): Promise<Outcome> {
   return { label, passed, failed, code, crashed };
 }
 
-// The type check is one pass or one fail of its own; its output is never read for bun's summary lines.
-async function typecheck(): Promise<Outcome> {
-  const label = "type check";
-  forward(new TextEncoder().encode(`\n=== ${label}: tsc --noEmit -p .\n`));
-  const tsc = join(root, "node_modules/.bin/tsc");
-  if (!existsSync(tsc)) {
-    forward(new TextEncoder().encode(`${tsc} not found: run bun install\n`));
+// The type check and the linter are one pass or one fail each; their output is never read for bun's summary lines.
+async function check(label: string, bin: string, args: string[]): Promise<Outcome> {
+  forward(new TextEncoder().encode(`\n=== ${label}: ${bin} ${args.join(" ")}\n`));
+  const path = join(root, "node_modules/.bin", bin);
+  if (!existsSync(path)) {
+    forward(new TextEncoder().encode(`${path} not found: run bun install\n`));
     return { label, passed: 0, failed: 1, code: null, crashed: true };
   }
-  // Run by bun, so no Node is needed for tsc's launcher script.
-  const proc = Bun.spawn(["bun", tsc, "--noEmit", "-p", "."], { cwd: root, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  // Both launchers are node scripts: bun runs them, so no Node is needed.
+  const proc = Bun.spawn(["bun", path, ...args], { cwd: root, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), RUN_TIMEOUT_MS);
   await Promise.all([pump(proc.stdout, []), pump(proc.stderr, []), proc.exited]);
   clearTimeout(timer);
@@ -70,7 +70,8 @@ const e2eDir = join(root, "tests/e2e");
 const e2eFiles = (existsSync(e2eDir) ? readdirSync(e2eDir) : []).filter((f) => f.endsWith(".e2e.ts")).sort();
 const outcomes: Outcome[] = [];
 if (!e2eOnly) {
-  outcomes.push(await typecheck());
+  outcomes.push(await check("type check", "tsc", ["--noEmit", "-p", "."]));
+  outcomes.push(await check("lint", "biome", ["lint", "--max-diagnostics=50"]));
   outcomes.push(await run("unit + route tests", ["test"]));
 }
 for (const f of e2eFiles) outcomes.push(await run(`e2e ${f}`, ["test", `./tests/e2e/${f}`]));

@@ -3,7 +3,7 @@
 // Run: bun test ./tests/e2e/email.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, } from "playwright-core";
 import { join } from "node:path";
 import { startSmtpSink, type SmtpSink } from "../helpers/smtpSink.ts";
 import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";

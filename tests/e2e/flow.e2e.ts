@@ -4,7 +4,7 @@
 // file is the original with its Chinese name) and finds it in /me/download.
 // Run: bun test ./tests/e2e/flow.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";

@@ -4,7 +4,7 @@
 // the admin document list. No console errors anywhere.
 // Run: bun test ./tests/e2e/upload.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage, serverApi } from "./harness.ts";

@@ -21,10 +21,10 @@ afterAll(() => {
 
 const html = { accept: "text/html" };
 const page = (path: string, token?: string) => t.req("GET", path, { headers: html, token });
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 function islandProps(body: string, name: string): any {
   const m = new RegExp(`data-island="${name}" data-props="([^"]*)"`).exec(body);
-  return m ? JSON.parse(unescape(m[1]!)) : null;
+  return m ? JSON.parse(unescapeHtml(m[1]!)) : null;
 }
 const imgCount = (body: string) => (body.match(/<img src="\/view\/page\//g) ?? []).length;
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { existsSync } from "node:fs";
-import { getDb, type Db } from "#db/client.ts";
+import { getDb } from "#db/client.ts";
 import { document } from "#db/schema/documents.ts";
 import { attachment } from "#db/schema/site.ts";
 import { enqueueConversion } from "#src/features/convert/enqueue.ts";
@@ -16,7 +16,6 @@ import type { CreateBody } from "./schema.ts";
 import { DOC_STATUS } from "./status.ts";
 import { ATTACHMENT_DOCUMENT, attachKnownUpload, BANNED, isBanned, mustKnowUpload, type AttachmentRow } from "./upload.ts";
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Item = CreateBody["document"][number];
 
 /** Activity-feed kind of "uploaded a document" (1–3 are register, sign-in and avatar). */

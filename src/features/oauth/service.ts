@@ -4,7 +4,7 @@ import { userOauth } from "#db/schema/accounts.ts";
 import { user } from "#db/schema/users.ts";
 import { assertRegisterOpen, createAccount, uniqueUsername } from "#src/features/auth/accounts.ts";
 import { findUserById, publicUser } from "#src/features/auth/users.ts";
-import { AppError, conflict, forbidden, notFound, tooManyRequests } from "#src/lib/errors.ts";
+import { AppError, conflict, notFound, tooManyRequests } from "#src/lib/errors.ts";
 import { hit } from "#src/lib/rateLimit.ts";
 import type { Profile, ProviderType } from "./providers/common.ts";
 import { enabledProvider, type EnabledProvider } from "./registry.ts";
