@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { SECTIONS } from "#src/features/site/sections.ts";
 import { api } from "./api.ts";
 import { EditorForm } from "./AdminEditor.tsx";
 import { Modal, type FieldDef } from "./AdminKit.tsx";
@@ -101,7 +102,8 @@ export default function AdminCategoryTree({ type, initial }: AdminCategoryTreePr
                   <span style={{ display: "inline-flex", alignItems: "center", gap: 6, paddingLeft: r.depth * 24 }}>
                     {r.kids ? <button type="button" className="adm-link" aria-expanded={!folded.has(r.id)} aria-label={`${folded.has(r.id) ? "展开" : "折叠"} ${r.title}`} onClick={() => fold(r.id)}>{folded.has(r.id) ? "▸" : "▾"}</button> : <span style={{ width: 16 }} aria-hidden="true" />}
                     {r.icon ? <img src={r.icon} alt="" width={20} height={20} /> : null}
-                    <a href={type === 0 ? `/category/${r.id}` : `/article?category_id=${r.id}`} target="_blank" rel="noopener">{r.title}</a>
+                    {/* Article categories have no public page until the articles section exists. */}
+                    {type === 0 || SECTIONS.articles ? <a href={type === 0 ? `/category/${r.id}` : `/article?category_id=${r.id}`} target="_blank" rel="noopener">{r.title}</a> : <span>{r.title}</span>}
                   </span>
                 </td>
                 <td>{r.id}</td>

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { NavLink, type NavCategory, type NavEntry, type NavTop } from "./HeaderNav.tsx";
 import { Avatar } from "./UserMenu.tsx";
 import { SignButton } from "./SignButton.tsx";
+import { SECTIONS } from "#src/features/site/sections.ts";
 import { logout } from "./logout.ts";
 import { SuggestInput } from "./SearchSuggest.tsx";
 
@@ -74,7 +75,7 @@ export default function MobileNav(p: MobileNavProps) {
         })}
         <ul className="drawer-links">
           <li><a href="/upload">上传文档</a></li>
-          <li><a href="/post">发布文章</a></li>
+          {SECTIONS.articles ? <li><a href="/post">发布文章</a></li> : null}
           {p.user ? <li><a href="/me">个人中心</a></li> : null}
           {p.showAdmin ? <li><a href="/admin">管理后台</a></li> : null}
         </ul>

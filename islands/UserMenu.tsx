@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { SECTIONS } from "#src/features/site/sections.ts";
 import { logout } from "./logout.ts";
 
 export interface UserMenuProps {
@@ -70,7 +71,7 @@ export default function UserMenu({ user, showAdmin, enableRecharge, creditName, 
         <li><a href="/me">个人中心</a></li>
         {enableRecharge ? <li><a href="/me?recharge=1">{creditName}充值</a></li> : null}
         <li><a href="/upload">上传文档</a></li>
-        <li><a href="/post">发布文章</a></li>
+        {SECTIONS.articles ? <li><a href="/post">发布文章</a></li> : null}
         {showAdmin ? <li><a href="/admin">管理后台</a></li> : null}
         <li className="divider"><button type="button" onClick={() => void logout()}>退出登录</button></li>
       </ul>

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sniffImage } from "#src/features/admin/attachment/image.ts";
+import { isBuilt, SECTIONS } from "#src/features/site/sections.ts";
 
 const root = resolve(import.meta.dir, "..");
 const dataDir = mkdtempSync(join(tmpdir(), "wk-seed-"));
@@ -76,16 +77,16 @@ describe("seed", () => {
     }
   });
 
-  test("friend links, and ads at global_bottom and index_1", () => {
+  test("friend links, and ads at index_1 and (the VIP one, once /joinvip exists) global_bottom", () => {
     expect(all<{ link: string }>("SELECT link FROM friendlink WHERE enable = 1").length).toBeGreaterThanOrEqual(3);
     const ads = all<{ position: string; content: string }>("SELECT position, content FROM advertisement WHERE enable = 1");
-    expect(ads.map((a) => a.position).sort()).toEqual(["global_bottom", "index_1"]);
+    expect(ads.map((a) => a.position).sort()).toEqual(SECTIONS.vip ? ["global_bottom", "index_1"] : ["index_1"]);
     for (const a of ads) expect(a.content).not.toContain("<script");
   });
 
   test("banners: PNG files under DATA_DIR/uploads recorded as type-5 attachments", () => {
     const banners = all<{ id: number; path: string; type: number }>("SELECT id, path, type FROM banner");
-    expect(banners).toHaveLength(3);
+    expect(banners).toHaveLength(SECTIONS.vip ? 3 : 2);
     for (const b of banners) {
       expect(b.type).toBe(0);
       expect(b.path).toMatch(/^\/uploads\/banner\/\d{4}\/\d{2}\/[0-9a-f]{64}\.png$/);
@@ -109,6 +110,16 @@ describe("seed", () => {
       if (d.ext !== "png") expect(d.n).toBeGreaterThan(0);
     }
     expect(all<{ n: number }>("SELECT count(*) AS n FROM document WHERE is_recommend = 1")[0]!.n).toBe(3);
+  });
+
+  test("nothing links into a section not built yet (/post, /article*, /joinvip)", () => {
+    const hrefs = [
+      ...all<{ href: string }>("SELECT href FROM navigation WHERE fixed = ''").map((n) => n.href),
+      ...all<{ url: string }>("SELECT url FROM banner").map((b) => b.url),
+      ...all<{ content: string }>("SELECT content FROM advertisement").flatMap((a) => [...a.content.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!)),
+    ];
+    expect(hrefs.length).toBeGreaterThan(5);
+    expect(hrefs.filter((h) => !isBuilt(h))).toEqual([]);
   });
 
   test("settings: site name and copyright year; no footer links to pages that do not exist yet", () => {

@@ -12,6 +12,7 @@ import { env } from "#src/env.ts";
 import { storeImage } from "#src/features/admin/attachment/storage.ts";
 import { ensureRootAdmin } from "#src/features/auth/users.ts";
 import { updateConfig } from "#src/features/settings/service.ts";
+import { isBuilt } from "#src/features/site/sections.ts";
 import { BANNER_THEMES, drawBanner } from "./seed/banners.ts";
 import { seedDocuments } from "./seed/documents.ts";
 
@@ -50,11 +51,13 @@ const FRIEND_LINKS = [
   ["Bun", "https://bun.sh/"],
 ] as const;
 
+// Banners, ads and navigation that link into a section not built yet (sections.ts) are left out
+// until it exists; a later run adds them then.
 const BANNERS = [
   { title: "海量文档，免费在线阅读", url: "/category" },
   { title: "上传文档赚积分，分享知识得回报", url: "/upload" },
   { title: "开通 VIP 会员，畅享无广告阅读与免费下载", url: "/joinvip" },
-];
+].filter((b) => isBuilt(b.url));
 
 const ADS = [
   {
@@ -67,7 +70,7 @@ const ADS = [
     position: "index_1",
     content: '<a href="/upload" style="display:block;padding:16px 20px;border-radius:8px;background:#f0f5ff;color:#1d39c4;text-decoration:none"><strong>上传文档赚积分</strong><br><span style="font-size:13px;opacity:.8">每篇通过审核的文档都能获得积分奖励，积分可用于下载付费文档。</span></a>',
   },
-];
+].filter((a) => [...a.content.matchAll(/href="([^"]*)"/g)].every((m) => isBuilt(m[1]!)));
 
 const SETTINGS = [
   { category: "system", name: "sitename", value: "魔豆文库" },
@@ -100,13 +103,13 @@ function seedCategories(type: 0 | 1, nodes: Tree[], parentId = 0): Map<string, n
 
 function seedNavigation(docCats: Map<string, number>) {
   const entry = (title: string, href: string, extra: { color?: string; target?: string; parent_id?: number; sort: number }) =>
-    tally(
+    isBuilt(href) && tally(
       getDb().select().from(navigation).where(and(eq(navigation.parent_id, extra.parent_id ?? 0), eq(navigation.title, title))).get(),
       () => getDb().insert(navigation).values({ title, href, ...extra }).returning().get(),
     );
   entry("VIP 会员", "/joinvip", { color: "#d48806", sort: 1 });
   const study = entry("学习专区", "/category", { sort: 2 });
-  ["考试认证", "高等教育", "求职简历"].forEach((t, i) => entry(t, `/category/${docCats.get(t)}`, { parent_id: study.id, sort: i }));
+  if (study) ["考试认证", "高等教育", "求职简历"].forEach((t, i) => entry(t, `/category/${docCats.get(t)}`, { parent_id: study.id, sort: i }));
   entry("上传文档", "/upload", { sort: 3 });
   entry("开源项目", "https://github.com/mnt-ltd/moredoc", { color: "#cf1322", target: "_blank", sort: 4 });
 }

@@ -4,6 +4,7 @@ import { Avatar } from "#islands/UserMenu.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
 import { UserDocuments } from "#src/features/documents/views/UserDocuments.tsx";
 import { renderNotFound } from "#src/features/site/errorPages.tsx";
+import { SECTIONS } from "#src/features/site/sections.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { formatDate } from "#src/lib/format.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
@@ -16,10 +17,11 @@ import { Counts, DynamicList, EmptyState, GroupChips } from "./views/parts.tsx";
 export const homepageRoutes = new Hono<AppEnv>();
 
 const PAGE_SIZE = 20;
+// The 文章 tab waits for the articles section (sections.ts); its page still answers.
 const TABS = [
   { key: "", label: "动态" },
   { key: "document", label: "文档" },
-  { key: "article", label: "文章" },
+  ...(SECTIONS.articles ? [{ key: "article", label: "文章" }] : []),
 ] as const;
 
 type Homepage = ReturnType<typeof homepageOf>;
@@ -95,5 +97,5 @@ homepageRoutes.get("/user/:id{[0-9]+}/document", (c) =>
 
 homepageRoutes.get("/user/:id{[0-9]+}/article", (c) =>
   render(c, "article", (_id, mine) => mine
-    ? <EmptyState title="你还没有发布文章" text="发布的文章会展示在你的个人主页上。" action={{ href: "/post", label: "发布文章" }} />
+    ? <EmptyState title="你还没有发布文章" text="发布的文章会展示在你的个人主页上。" action={SECTIONS.articles ? { href: "/post", label: "发布文章" } : undefined} />
     : <EmptyState title="TA 还没有发布文章" />));

@@ -3,6 +3,7 @@ import PasswordForm from "#islands/PasswordForm.tsx";
 import ProfileForm from "#islands/ProfileForm.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
 import { creditName, getSettings } from "#src/features/settings/service.ts";
+import { SECTIONS } from "#src/features/site/sections.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { unauthorized } from "#src/lib/errors.ts";
 import { Island } from "#src/views/Island.tsx";
@@ -53,11 +54,11 @@ meRoutes.get("/me/password", (c) => {
 });
 
 // Children whose content arrives with later features (articles, orders, VIP): each says what
-// will appear here and links to the action that fills it.
+// will appear here and links to the action that fills it once that section exists (sections.ts).
 meRoutes.get("/me/document", (c) => page(c, "我的文档", card("我的文档", <MyDocuments userId={self(c).id} />)));
 
 meRoutes.get("/me/article", (c) =>
-  page(c, "我的文章", card("我的文章", <EmptyState title="还没有发布过文章" text="写下你的经验与见解，发布后的文章会出现在这里。" action={{ href: "/post", label: "发布文章" }} />)));
+  page(c, "我的文章", card("我的文章", <EmptyState title="还没有发布过文章" text="写下你的经验与见解，发布后的文章会出现在这里。" action={SECTIONS.articles ? { href: "/post", label: "发布文章" } : undefined} />)));
 
 meRoutes.get("/me/download", (c) => {
   const n = Math.max(1, Math.min(10_000, Math.floor(Number(c.req.query("page"))) || 1));
@@ -69,14 +70,14 @@ meRoutes.get("/me/favorite", (c) =>
 
 meRoutes.get("/me/order", (c) => {
   const s = getSettings();
-  const action = s.vip.enable ? { href: "/joinvip", label: "开通 VIP" } : { href: "/", label: "去发现文档" };
+  const action = s.vip.enable && SECTIONS.vip ? { href: "/joinvip", label: "开通 VIP" } : { href: "/", label: "去发现文档" };
   return page(c, "我的订单", card("我的订单", <EmptyState icon="order" title="还没有订单" text={`购买文档、开通 VIP 或${creditName()}充值后，订单会出现在这里。`} action={action} />));
 });
 
 meRoutes.get("/me/vip", (c) => {
   const on = !!getSettings().vip.enable;
   const body = on
-    ? <EmptyState icon="vip" title="你还不是 VIP 会员" text="开通 VIP 后可免广告浏览，并享受会员专属权益。" action={{ href: "/joinvip", label: "开通 VIP" }} />
+    ? <EmptyState icon="vip" title="你还不是 VIP 会员" text="开通 VIP 后可免广告浏览，并享受会员专属权益。" action={SECTIONS.vip ? { href: "/joinvip", label: "开通 VIP" } : undefined} />
     : <EmptyState icon="vip" title="本站暂未开放 VIP 会员" text="网站开放 VIP 后，你可以在这里开通与查看会员信息。" />;
   return page(c, "VIP 会员", card("VIP 会员", body));
 });

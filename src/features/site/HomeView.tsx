@@ -1,6 +1,7 @@
 import { EmptyState } from "#src/features/categories/views/parts.tsx";
 import { DocumentCard, DocumentLines, DocumentList, ExtBadge, compactCount, type DocumentCardData } from "#src/views/components/DocumentCard.tsx";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
+import { isBuilt, SECTIONS } from "./sections.ts";
 import type { CategoryNode } from "./layoutData.ts";
 
 export interface HomeProps {
@@ -41,7 +42,7 @@ function Banners({ banners, sitename, description, creditName }: Pick<HomeProps,
     <section className="banners" aria-label="轮播图">
       <div className="banner-track">
         {banners.map((b, i) => (
-          <a key={b.id} className="banner" href={b.url || undefined} title={b.title}>
+          <a key={b.id} className="banner" href={b.url && isBuilt(b.url) ? b.url : undefined} title={b.title}>
             <img src={b.path} alt={b.title} loading={i === 0 ? "eager" : "lazy"} />
             <span className="banner-title">{b.title}</span>
           </a>
@@ -110,13 +111,16 @@ export function HomeView(p: HomeProps) {
 
       <AdSlot position="index_3" />
 
-      <section className="card">
-        <div className="card-head"><h2 className="card-title">最新文章</h2><a href="/article" className="more">更多 ›</a></div>
-        {p.articleCategories.length ? (
-          <div className="chips">{p.articleCategories.map((c) => <a key={c.id} className="chip" href={`/article?category_id=${c.id}`}>{c.title}</a>)}</div>
-        ) : null}
-        <EmptyState title="还没有文章" text="发布你的第一篇文章，与大家分享经验。" action={{ href: "/post", label: "发布文章" }} />
-      </section>
+      {/* The whole block waits for the articles section (sections.ts). */}
+      {SECTIONS.articles ? (
+        <section className="card">
+          <div className="card-head"><h2 className="card-title">最新文章</h2><a href="/article" className="more">更多 ›</a></div>
+          {p.articleCategories.length ? (
+            <div className="chips">{p.articleCategories.map((c) => <a key={c.id} className="chip" href={`/article?category_id=${c.id}`}>{c.title}</a>)}</div>
+          ) : null}
+          <EmptyState title="还没有文章" text="发布你的第一篇文章，与大家分享经验。" action={{ href: "/post", label: "发布文章" }} />
+        </section>
+      ) : null}
 
       <AdSlot position="index_4" />
     </div>

@@ -6,6 +6,7 @@ import { getSettings } from "#src/features/settings/service.ts";
 import { enqueue } from "#src/jobs/queue.ts";
 import { registerJob } from "#src/jobs/worker.ts";
 import { layoutData, type CategoryNode } from "./layoutData.ts";
+import { SECTIONS } from "./sections.ts";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -29,9 +30,10 @@ export const sitemapParts: { name: string; urls: () => { loc: string; lastmod?: 
       const flat = (cs: CategoryNode[]): CategoryNode[] => cs.flatMap((c) => [c, ...flat(c.children)]);
       const d = layoutData();
       return [
-        { loc: "/" }, { loc: "/category" }, { loc: "/article" },
+        { loc: "/" }, { loc: "/category" },
         ...flat(d.docCategories).map((c) => ({ loc: `/category/${c.id}` })),
-        ...flat(d.articleCategories).map((c) => ({ loc: `/article?category_id=${c.id}` })),
+        // Article pages only once the articles section exists (sections.ts).
+        ...(SECTIONS.articles ? [{ loc: "/article" }, ...flat(d.articleCategories).map((c) => ({ loc: `/article?category_id=${c.id}` }))] : []),
       ];
     },
   },

@@ -1,5 +1,6 @@
 import { getSettings } from "#src/features/settings/service.ts";
 import { layoutData } from "#src/features/site/layoutData.ts";
+import { isBuilt, SECTIONS } from "#src/features/site/sections.ts";
 import BackToTop from "#islands/BackToTop.tsx";
 import { copyrightYears } from "#src/lib/format.ts";
 import { Island } from "../Island.tsx";
@@ -16,7 +17,8 @@ export function SiteFooter() {
   const { path } = useRequest();
   const s = getSettings();
   const sys = s.system;
-  const links = FOOTER_LINKS.filter(([k]) => String(s.footer[k] || "").trim());
+  // Configured URLs into a section not built yet (e.g. an /article/… page) stay stored but unlinked.
+  const links = FOOTER_LINKS.filter(([k]) => String(s.footer[k] || "").trim() && isBuilt(String(s.footer[k])));
   const friendlinks = path === "/" ? layoutData().friendlinks : [];
   return (
     <footer className="site-footer">
@@ -46,17 +48,19 @@ export function SiteFooter() {
   );
 }
 
-/** Fixed right bar: publish article, upload, optional QR code, optional contact link, back to top. */
+/** Fixed right bar: publish article (once articles exist), upload, optional QR code, optional contact link, back to top. */
 export function RightBar() {
   const d = getSettings().display;
   const qrcode = String(d.wechat_qrcode || "");
   const contact = String(d.contact_link || "");
   return (
     <aside className="rightbar" aria-label="快捷操作">
-      <a className="rightbar-item" href="/post" title="发布文章">
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M3 17.25V21h3.75L17.8 9.94l-3.75-3.75zM20.7 7.04a1 1 0 0 0 0-1.41l-2.33-2.33a1 1 0 0 0-1.41 0l-1.83 1.83 3.75 3.75z" /></svg>
-        <span>发文章</span>
-      </a>
+      {SECTIONS.articles ? (
+        <a className="rightbar-item" href="/post" title="发布文章">
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M3 17.25V21h3.75L17.8 9.94l-3.75-3.75zM20.7 7.04a1 1 0 0 0 0-1.41l-2.33-2.33a1 1 0 0 0-1.41 0l-1.83 1.83 3.75 3.75z" /></svg>
+          <span>发文章</span>
+        </a>
+      ) : null}
       <a className="rightbar-item" href="/upload" title="上传文档">
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M5 20h14v-2H5zm0-10h4v6h6v-6h4l-7-7z" /></svg>
         <span>上传</span>

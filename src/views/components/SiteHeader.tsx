@@ -1,5 +1,6 @@
 import { creditName, getSettings } from "#src/features/settings/service.ts";
-import { layoutData, type CategoryNode } from "#src/features/site/layoutData.ts";
+import { layoutData, type CategoryNode, type NavItem } from "#src/features/site/layoutData.ts";
+import { isBuilt, SECTIONS } from "#src/features/site/sections.ts";
 import HeaderNav from "#islands/HeaderNav.tsx";
 import HeaderSearch from "#islands/HeaderSearch.tsx";
 import MobileNav from "#islands/MobileNav.tsx";
@@ -13,6 +14,20 @@ import { AdSlot } from "./AdSlot.tsx";
 
 const navCats = (cats: CategoryNode[]) => cats.map((c) => ({ id: c.id, title: c.title, children: c.children.map((s) => ({ id: s.id, title: s.title })) }));
 
+/**
+ * Stored entries minus links into sections not built yet (sections.ts): the fixed "article" entry
+ * while there are no article pages, and any entry whose href points at one. A group left without
+ * its own link and without children goes too. The stored rows are untouched.
+ */
+export function builtNavigation(nav: NavItem[]): NavItem[] {
+  return nav.flatMap((n) => {
+    if ((n.fixed === "article" && !SECTIONS.articles) || !isBuilt(n.href)) return [];
+    const children = n.children.filter((c) => isBuilt(c.href));
+    if (!n.href && n.children.length && !children.length) return [];
+    return [{ ...n, children }];
+  });
+}
+
 
 export function SiteHeader() {
   const { path, search, user } = useRequest();
@@ -24,9 +39,9 @@ export function SiteHeader() {
   const loginHref = path === "/login" ? "/login" : `/login?redirect=${encodeURIComponent(path + search)}`;
   const menuUser = user ? { id: user.id, username: user.username, avatar: user.avatar } : null;
   // Two levels are what the menus show; deeper navigation children are dropped.
-  const navigation = data.navigation.map((n) => ({ ...n, children: n.children.map(({ children: _c, fixed: _f, ...s }) => s) }));
+  const navigation = builtNavigation(data.navigation).map((n) => ({ ...n, children: n.children.map(({ children: _c, fixed: _f, ...s }) => s) }));
   const docCategories = navCats(data.docCategories);
-  const articleCategories = navCats(data.articleCategories);
+  const articleCategories = SECTIONS.articles ? navCats(data.articleCategories) : [];
   return (
     <>
       <Island name="ProgressBar" component={ProgressBar} props={{}} />

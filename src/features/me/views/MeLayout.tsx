@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Avatar } from "#islands/UserMenu.tsx";
+import { SECTIONS } from "#src/features/site/sections.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { useRequest } from "#src/views/request.tsx";
 
@@ -16,10 +17,11 @@ const ICONS = {
   password: "M6 11h12v10H6zM8.5 11V8a3.5 3.5 0 0 1 7 0v3M12 15v2",
 };
 
+// 我的文章 waits for the articles section (sections.ts); its page still answers.
 export const ME_NAV: { href: string; label: string; icon: keyof typeof ICONS }[] = [
   { href: "/me", label: "个人中心", icon: "home" },
   { href: "/me/document", label: "我的文档", icon: "document" },
-  { href: "/me/article", label: "我的文章", icon: "article" },
+  ...(SECTIONS.articles ? [{ href: "/me/article", label: "我的文章", icon: "article" as const }] : []),
   { href: "/me/download", label: "我的下载", icon: "download" },
   { href: "/me/favorite", label: "我的收藏", icon: "favorite" },
   { href: "/me/order", label: "我的订单", icon: "order" },
