@@ -1,6 +1,6 @@
 // The one browser-side HTTP client (spec §7/§8): JSON under /api/v1, 30 s time-out, errors as
 // { status, message } where message is the server's, else status + status text + body.
-import { doneProgress, startProgress } from "./progress.ts";
+import { doneProgress, startProgress } from "./site/progress.ts";
 
 export const HTTP_TIMEOUT_MS = 30_000;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../api.ts";
-import { Modal } from "../AdminKit.tsx";
+import { Modal } from "../admin/AdminKit.tsx";
 import { toast } from "../toast.ts";
 
 interface Quota {

@@ -1,6 +1,6 @@
 // The filter bar of the 对话记录 screen (no default export: not an island itself).
 import { useState } from "react";
-import type { Opt } from "../AdminKit.tsx";
+import type { Opt } from "../admin/AdminKit.tsx";
 import { QUICK_RANGES, shanghaiDate } from "./AdminChatParts.tsx";
 
 export interface ChatFilter { user: string; status: string; start: string; end: string; min_tokens: string; wd: string }

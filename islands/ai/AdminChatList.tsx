@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { formatDateTime } from "#src/lib/format.ts";
 import { api } from "../api.ts";
-import { Pager } from "../AdminCells.tsx";
-import { Drawer, Modal, type Opt } from "../AdminKit.tsx";
+import { Pager } from "../admin/AdminCells.tsx";
+import { Drawer, Modal, type Opt } from "../admin/AdminKit.tsx";
 import { toast } from "../toast.ts";
 import { ChatFilters, NO_FILTER, type ChatFilter } from "./AdminChatFilters.tsx";
 import { ms, MessageView, StatusTag, topicHref, userLink, type ChatDetail, type ChatRow } from "./AdminChatParts.tsx";

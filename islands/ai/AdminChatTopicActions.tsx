@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { api } from "../api.ts";
-import { Modal } from "../AdminKit.tsx";
+import { Modal } from "../admin/AdminKit.tsx";
 import { flashThenGo, toast } from "../toast.ts";
 
 /** The read-only topic view's one action: delete the whole topic, then back to the list. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import AdminConfigForm, { type ConfigItem } from "../AdminConfigForm.tsx";
+import AdminConfigForm, { type ConfigItem } from "../admin/AdminConfigForm.tsx";
 import { LlmTestCard } from "./AdminLlmTestCard.tsx";
 
 interface Preset { value: string; label: string; base_url: string; model: string; hint: string }
