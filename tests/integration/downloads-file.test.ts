@@ -6,7 +6,7 @@ import { renderToString } from "react-dom/server";
 import { eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { document } from "#db/schema/documents.ts";
-import DownloadButton, { type DownloadButtonProps } from "#islands/DownloadButton.tsx";
+import DownloadButton, { type DownloadButtonProps } from "#islands/reader/DownloadButton.tsx";
 import { signDownloadUrl } from "#src/features/downloads/signing.ts";
 import { setupDownloads, starName } from "./downloads-fixtures.ts";
 

@@ -7,7 +7,7 @@ import { allowPagesOf } from "#src/http/adminOnly.ts";
 import { Island } from "#src/views/Island.tsx";
 import { AdminLayout } from "#src/views/layouts/AdminLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
-import AdminTable, { type AdminTableProps } from "#islands/AdminTable.tsx";
+import AdminTable, { type AdminTableProps } from "#islands/admin/AdminTable.tsx";
 
 /** Renders an admin screen inside the admin layout; never cached anywhere (per-user, private). */
 export async function renderAdmin(c: AppContext, opts: { title: string; active: string; children: ReactNode }): Promise<Response> {

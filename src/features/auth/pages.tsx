@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { ReactNode } from "react";
-import LoginForm from "#islands/LoginForm.tsx";
-import MobileCodeForm from "#islands/MobileCodeForm.tsx";
-import OAuthButtons from "#islands/OAuthButtons.tsx";
-import RegisterForm from "#islands/RegisterForm.tsx";
+import LoginForm from "#islands/account/LoginForm.tsx";
+import MobileCodeForm from "#islands/account/MobileCodeForm.tsx";
+import OAuthButtons from "#islands/account/OAuthButtons.tsx";
+import RegisterForm from "#islands/account/RegisterForm.tsx";
 import { captchaEnabled } from "#src/features/captcha/service.ts";
 import { oauthButtons } from "#src/features/oauth/registry.ts";
 import { getSettings } from "#src/features/settings/service.ts";

@@ -5,7 +5,7 @@ import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import { clientIp, type AppEnv } from "#src/http/context.ts";
 import { badRequest, payloadTooLarge } from "#src/lib/errors.ts";
 import { Island } from "#src/views/Island.tsx";
-import AdminCategoryTree from "#islands/AdminCategoryTree.tsx";
+import AdminCategoryTree from "#islands/admin/AdminCategoryTree.tsx";
 import { categoriesOfType } from "./service.ts";
 
 export const categoryAdminRoutes = new Hono<AppEnv>();

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { asc } from "drizzle-orm";
-import AdminDocumentList from "#islands/AdminDocumentList.tsx";
-import AdminDocumentRecycle from "#islands/AdminDocumentRecycle.tsx";
-import type { DocRow } from "#islands/AdminDocumentParts.tsx";
+import AdminDocumentList from "#islands/admin/AdminDocumentList.tsx";
+import AdminDocumentRecycle from "#islands/admin/AdminDocumentRecycle.tsx";
+import type { DocRow } from "#islands/admin/AdminDocumentParts.tsx";
 import { getDb } from "#db/client.ts";
 import { document, language } from "#db/schema/documents.ts";
 import { renderAdmin } from "#src/features/admin/page.tsx";

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import UploadForm from "#islands/UploadForm.tsx";
+import UploadForm from "#islands/upload/UploadForm.tsx";
 import { creditName, setting } from "#src/features/settings/service.ts";
 import { clientIp, type AppEnv } from "#src/http/context.ts";
 import { unauthorized } from "#src/lib/errors.ts";

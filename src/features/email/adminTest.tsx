@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { findUserById } from "#src/features/auth/users.ts";
 import type { AppContext } from "#src/http/context.ts";
 import { Island } from "#src/views/Island.tsx";
-import AdminEmailTest from "#islands/AdminEmailTest.tsx";
+import AdminEmailTest from "#islands/admin/AdminEmailTest.tsx";
 
 /** The "send test e-mail" panel under /admin/config/email, prefilled with the admin's own address. */
 export function emailTestCard(c: AppContext): ReactNode {

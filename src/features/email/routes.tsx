@@ -9,7 +9,7 @@ import { validate } from "#src/lib/validate.ts";
 import { Island } from "#src/views/Island.tsx";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
-import FindPasswordForm from "#islands/FindPasswordForm.tsx";
+import FindPasswordForm from "#islands/account/FindPasswordForm.tsx";
 import { RESEND_INTERVAL_MS, sendEmailCode } from "./codes.ts";
 import { mailConfig, MailError, send } from "./mailer.ts";
 import { findPasswordStepOne, findPasswordStepTwo } from "./reset.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { ReactNode } from "react";
-import { Avatar } from "#islands/UserMenu.tsx";
+import { Avatar } from "#islands/site/UserMenu.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
 import { UserDocuments } from "#src/features/documents/views/UserDocuments.tsx";
 import { renderNotFound } from "#src/features/site/errorPages.tsx";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import PasswordForm from "#islands/PasswordForm.tsx";
-import ProfileForm from "#islands/ProfileForm.tsx";
+import PasswordForm from "#islands/account/PasswordForm.tsx";
+import ProfileForm from "#islands/account/ProfileForm.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
 import { creditName, getSettings } from "#src/features/settings/service.ts";
 import { SECTIONS } from "#src/features/site/sections.ts";

@@ -5,7 +5,7 @@ import { creditName } from "#src/features/settings/service.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
-import ReaderPages, { type ReaderPagesProps } from "#islands/ReaderPages.tsx";
+import ReaderPages, { type ReaderPagesProps } from "#islands/reader/ReaderPages.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { canManage, documentByUuid, isVisible, type DocumentRow } from "./access.ts";
 import { readerApi } from "./api.ts";

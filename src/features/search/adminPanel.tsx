@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Island } from "#src/views/Island.tsx";
-import AdminSearchIndex from "#islands/AdminSearchIndex.tsx";
+import AdminSearchIndex from "#islands/admin/AdminSearchIndex.tsx";
 import { rebuildStatus } from "./indexer.ts";
 
 /** The rebuild panel under /admin/config/search (the config screen's EXTRAS). */

@@ -1,5 +1,5 @@
-import type { AdminTableProps } from "#islands/AdminTable.tsx";
-import MobileCodeForm from "#islands/MobileCodeForm.tsx";
+import type { AdminTableProps } from "#islands/admin/AdminTable.tsx";
+import MobileCodeForm from "#islands/account/MobileCodeForm.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { SMS_PROVIDERS } from "./settings.ts";

@@ -1,7 +1,7 @@
 import { getSettings } from "#src/features/settings/service.ts";
 import { layoutData } from "#src/features/site/layoutData.ts";
 import { isBuilt, SECTIONS } from "#src/features/site/sections.ts";
-import BackToTop from "#islands/BackToTop.tsx";
+import BackToTop from "#islands/site/BackToTop.tsx";
 import { copyrightYears } from "#src/lib/format.ts";
 import { Island } from "../Island.tsx";
 import { useRequest } from "../request.tsx";

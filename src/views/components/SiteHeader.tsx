@@ -1,11 +1,11 @@
 import { creditName, getSettings } from "#src/features/settings/service.ts";
 import { layoutData, type CategoryNode, type NavItem } from "#src/features/site/layoutData.ts";
 import { isBuilt, SECTIONS } from "#src/features/site/sections.ts";
-import HeaderNav from "#islands/HeaderNav.tsx";
-import HeaderSearch from "#islands/HeaderSearch.tsx";
-import MobileNav from "#islands/MobileNav.tsx";
-import ProgressBar from "#islands/ProgressBar.tsx";
-import UserMenu from "#islands/UserMenu.tsx";
+import HeaderNav from "#islands/site/HeaderNav.tsx";
+import HeaderSearch from "#islands/site/HeaderSearch.tsx";
+import MobileNav from "#islands/site/MobileNav.tsx";
+import ProgressBar from "#islands/site/ProgressBar.tsx";
+import UserMenu from "#islands/site/UserMenu.tsx";
 import { getManifest } from "../assets.tsx";
 import { hasAdminPages } from "#src/http/adminOnly.ts";
 import { Island } from "../Island.tsx";

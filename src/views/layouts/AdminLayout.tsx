@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import AdminMenuToggle from "#islands/AdminMenuToggle.tsx";
-import AdminUserMenu from "#islands/AdminUserMenu.tsx";
-import type { Profile } from "#islands/AdminAccount.tsx";
-import ProgressBar from "#islands/ProgressBar.tsx";
+import AdminMenuToggle from "#islands/admin/AdminMenuToggle.tsx";
+import AdminUserMenu from "#islands/admin/AdminUserMenu.tsx";
+import type { Profile } from "#islands/admin/AdminAccount.tsx";
+import ProgressBar from "#islands/site/ProgressBar.tsx";
 import { Island } from "../Island.tsx";
 import { GROUPS } from "#src/features/settings/definitions.ts";
 import { pageAllowed } from "#src/features/permissions/catalog.ts";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import ProgressBar from "#islands/ProgressBar.tsx";
+import ProgressBar from "#islands/site/ProgressBar.tsx";
 import { Island } from "../Island.tsx";
 import { useRequest } from "../request.tsx";
 

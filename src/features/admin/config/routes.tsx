@@ -8,7 +8,7 @@ import { emailTestCard } from "#src/features/email/adminTest.tsx";
 import { searchIndexCard } from "#src/features/search/adminPanel.tsx";
 import { llmSettingsPanel } from "#src/features/ai/admin/views.tsx";
 import { Island } from "#src/views/Island.tsx";
-import AdminConfigForm from "#islands/AdminConfigForm.tsx";
+import AdminConfigForm from "#islands/admin/AdminConfigForm.tsx";
 import { renderAdmin } from "../page.tsx";
 
 export const configRoutes = new Hono<AppEnv>();

@@ -3,7 +3,7 @@ import { adminApi, adminPage } from "#src/http/adminOnly.ts";
 import { grantsOf } from "#src/features/permissions/service.ts";
 import { untrustedProxySeen, type AppContext, type AppEnv } from "#src/http/context.ts";
 import { Island } from "#src/views/Island.tsx";
-import AdminSysInfo from "#islands/AdminSysInfo.tsx";
+import AdminSysInfo from "#islands/admin/AdminSysInfo.tsx";
 import { searchStats } from "#src/features/search/records.ts";
 import { SearchStatsPanel } from "#src/features/search/recordsPanel.tsx";
 import { renderAdmin } from "../page.tsx";

@@ -1,5 +1,5 @@
-import UploadManager from "#islands/UploadManager.tsx";
-import type { MyDoc } from "#islands/UploadEditDialog.tsx";
+import UploadManager from "#islands/upload/UploadManager.tsx";
+import type { MyDoc } from "#islands/upload/UploadEditDialog.tsx";
 import { creditName } from "#src/features/settings/service.ts";
 import { Island } from "#src/views/Island.tsx";
 import { categoryOptions } from "../categories.ts";

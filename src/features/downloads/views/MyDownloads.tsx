@@ -1,4 +1,4 @@
-import DownloadButton from "#islands/DownloadButton.tsx";
+import DownloadButton from "#islands/reader/DownloadButton.tsx";
 import { ExtBadge } from "#src/views/components/DocumentCard.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { formatBytes, formatDateTime } from "#src/lib/format.ts";

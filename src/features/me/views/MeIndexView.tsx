@@ -1,5 +1,5 @@
-import AvatarUpload from "#islands/AvatarUpload.tsx";
-import SignButton from "#islands/SignButton.tsx";
+import AvatarUpload from "#islands/account/AvatarUpload.tsx";
+import SignButton from "#islands/account/SignButton.tsx";
 import { formatDate } from "#src/lib/format.ts";
 import { Island } from "#src/views/Island.tsx";
 import type { overviewOf } from "../service.ts";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Avatar } from "#islands/UserMenu.tsx";
+import { Avatar } from "#islands/site/UserMenu.tsx";
 import { SECTIONS } from "#src/features/site/sections.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { useRequest } from "#src/views/request.tsx";

@@ -1,5 +1,5 @@
 import { Island } from "#src/views/Island.tsx";
-import OAuthButtons, { type OAuthButton } from "#islands/OAuthButtons.tsx";
+import OAuthButtons, { type OAuthButton } from "#islands/account/OAuthButtons.tsx";
 
 export interface OAuthPageProps {
   message: string;

@@ -1,4 +1,4 @@
-import DownloadButton from "#islands/DownloadButton.tsx";
+import DownloadButton from "#islands/reader/DownloadButton.tsx";
 import { creditName, getSettings } from "#src/features/settings/service.ts";
 import { Island } from "#src/views/Island.tsx";
 import { useRequest } from "#src/views/request.tsx";

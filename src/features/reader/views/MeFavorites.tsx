@@ -1,4 +1,4 @@
-import ReaderFavoriteList from "#islands/ReaderFavoriteList.tsx";
+import ReaderFavoriteList from "#islands/reader/ReaderFavoriteList.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { listFavorites } from "../favorites.ts";
 

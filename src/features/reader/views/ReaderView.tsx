@@ -1,8 +1,8 @@
-import DocumentActions, { type DocumentActionsProps } from "#islands/DocumentActions.tsx";
+import DocumentActions, { type DocumentActionsProps } from "#islands/reader/DocumentActions.tsx";
 import AskDocumentButton from "#islands/chat/AskDocumentButton.tsx";
 import { setting } from "#src/features/settings/service.ts";
-import { Avatar } from "#islands/UserMenu.tsx";
-import ReaderPages, { type ReaderPagesProps } from "#islands/ReaderPages.tsx";
+import { Avatar } from "#islands/site/UserMenu.tsx";
+import ReaderPages, { type ReaderPagesProps } from "#islands/reader/ReaderPages.tsx";
 import { formatBytes, formatDateTime } from "#src/lib/format.ts";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import { compactCount, DocumentLines, ExtBadge } from "#src/views/components/DocumentCard.tsx";
