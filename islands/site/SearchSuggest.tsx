@@ -70,8 +70,11 @@ export function SuggestInput({ id, type, initial, placeholder }: SuggestInputPro
         // mousedown would blur the input and close the list before the click lands.
         <ul id={id} role="listbox" className="suggest-list" aria-label="搜索建议" onMouseDown={(e) => e.preventDefault()}>
           {items.map((s, i) => (
-            <li key={s.uuid} id={`${id}-${i}`} role="option" aria-selected={i === active} className={i === active ? "active" : undefined}>
-              <a href={`/document/${s.uuid}`} title={s.title} onMouseEnter={() => setActive(i)}>{s.title}</a>
+            // An option holds no link (a focusable element inside an option confuses screen readers):
+            // a click, like Enter, opens the document.
+            <li key={s.uuid} id={`${id}-${i}`} role="option" aria-selected={i === active} className={i === active ? "active" : undefined}
+              title={s.title} onMouseEnter={() => setActive(i)} onClick={() => (location.href = `/document/${s.uuid}`)}>
+              {s.title}
             </li>
           ))}
         </ul>

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
-import { hydrated, ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { SECTIONS } from "#src/features/site/sections.ts";
+import { axe, hydrated, ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -23,6 +24,13 @@ afterAll(async () => {
 
 const toast = (page: Page, text: string) => page.locator(".toast", { hasText: text }).first().waitFor();
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+
+/** axe-core (WCAG 2 A/AA) on the page as it is now: no serious or critical violation; a failure lists each rule with its targets. */
+async function expectAccessible(page: Page) {
+  const where = `${new URL(page.url()).pathname} at ${page.viewportSize()?.width}px`;
+  const found = (await axe(page)).map((v) => `${where}: ${v.id} (${v.impact}: ${v.help}) on ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(found).toEqual([]);
+}
 
 async function tracked(width = 1280, height = 900) {
   const p = await openPage(browser, width, height);
@@ -112,7 +120,8 @@ describe("account life cycle", () => {
     await page.locator(".user-menu").hover();
     await page.locator(".user-menu .dropdown.open").waitFor({ state: "visible" });
     const items = await page.locator(".user-menu .dropdown li").allTextContents();
-    expect(items).toEqual(["个人主页", "个人中心", "上传文档", "发布文章", "退出登录"]);
+    // 发布文章 (/post) is listed only once the articles section exists (src/features/site/sections.ts).
+    expect(items).toEqual(["个人主页", "个人中心", "上传文档", ...(SECTIONS.articles ? ["发布文章"] : []), "退出登录"]);
     await page.getByRole("button", { name: "退出登录" }).click();
     await page.waitForURL(`${server.url}/`);
     await toast(page, "退出成功");
@@ -185,6 +194,19 @@ describe("account life cycle", () => {
   }, 60_000);
 });
 
+describe("accessibility", () => {
+  for (const width of [1280, 375]) {
+    test(`axe at ${width}: /login, /register and /findpassword have no serious or critical WCAG 2 A/AA violations`, async () => {
+      const { page } = await tracked(width, width < 768 ? 812 : 900);
+      for (const [path, island] of [["/login", "LoginForm"], ["/register", "RegisterForm"], ["/findpassword", "FindPasswordForm"]] as const) {
+        await page.goto(`${server.url}${path}`);
+        await hydrated(page, island);
+        await expectAccessible(page);
+      }
+    }, 30_000);
+  }
+});
+
 describe("site modes", () => {
   test("login required: / sends anonymous visitors to /login, which still works", async () => {
     await setSecurity({ login_required: true });
@@ -234,6 +256,7 @@ describe("site modes", () => {
       expect(first).toStartWith("data:image/png;base64,");
       expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
       await screenshotCheck(page, "login-captcha-375");
+      await expectAccessible(page);
       await page.locator('input[name="username"]').fill(USER.username);
       await page.locator('input[name="password"]').fill(USER.next);
       await page.locator('main button[type="submit"]').click();

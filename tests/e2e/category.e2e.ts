@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { pngBytes } from "../integration/admin-fixtures.ts";
-import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { axe, hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const TEST_TIMEOUT_MS = 30_000;
 const DOCS = 45;
@@ -71,6 +71,13 @@ afterAll(async () => {
 
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
 const rowTitles = (page: Page) => page.locator(".doc-row .doc-title a").allTextContents();
+
+/** axe-core (WCAG 2 A/AA) on the page as it is now: no serious or critical violation; a failure lists each rule with its targets. */
+async function expectAccessible(page: Page) {
+  const where = `${new URL(page.url()).pathname} at ${page.viewportSize()?.width}px`;
+  const found = (await axe(page)).map((v) => `${where}: ${v.id} (${v.impact}: ${v.help}) on ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(found).toEqual([]);
+}
 async function tracked(width: number, height = 900) {
   const p = await openPage(browser, width, height);
   opened.push(p);
@@ -138,6 +145,7 @@ describe("public pages", () => {
     expect(await page.locator(".home .doc-grid .doc-card").count()).toBe(12);
     expect(await page.locator(".category-block").filter({ hasText: "教育专区" }).locator(".doc-card").count()).toBe(3);
     expect((await screenshotCheck(page, "category-home-1280")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
 
     await page.goto(`${server.url}/category`);
     const box = page.locator(".cat-box").filter({ hasText: "E2E新分类" });
@@ -146,6 +154,7 @@ describe("public pages", () => {
     expect(await page.locator(".main-nav li.active > a").textContent()).toBe("文档分类");
     expect(await noHorizontalOverflow(page)).toBe(true);
     expect((await screenshotCheck(page, "category-index-1280")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
   }, TEST_TIMEOUT_MS);
 
   test("/category/{id}: sort, file type and page links", async () => {
@@ -159,6 +168,7 @@ describe("public pages", () => {
     expect(latest).toHaveLength(20);
     expect(latest[0]).toBe("物理公式汇总表（第44版）");
     expect((await screenshotCheck(page, "category-list-1280")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
 
     await page.locator(".cat-sorts a", { hasText: "最多下载" }).click();
     await page.waitForURL((u) => u.searchParams.get("sort") === "download");
@@ -202,6 +212,7 @@ describe("public pages", () => {
       expect(wide).toEqual([]);
       expect(await noHorizontalOverflow(page)).toBe(true);
       expect((await screenshotCheck(page, name)).distinctColours).toBeGreaterThan(50);
+      await expectAccessible(page);
     }
   }, TEST_TIMEOUT_MS);
 });

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
-import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { axe, hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const TEST_TIMEOUT_MS = 30_000;
 const UUID = "e2e0reader0000000000000000000001";
@@ -80,6 +80,13 @@ async function tracked(width: number, height = 900) {
 }
 const pageCount = (page: Page) => page.locator(".reader-page").count();
 const docUrl = () => `${server.url}/document/${UUID}`;
+
+/** axe-core (WCAG 2 A/AA) on the page as it is now: no serious or critical violation; a failure lists each rule with its targets. */
+async function expectAccessible(page: Page) {
+  const where = `${new URL(page.url()).pathname} at ${page.viewportSize()?.width}px`;
+  const found = (await axe(page)).map((v) => `${where}: ${v.id} (${v.impact}: ${v.help}) on ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(found).toEqual([]);
+}
 /** Whether an element's top edge is inside the viewport (below the sticky header). */
 const inView = (page: Page, selector: string) => page.locator(selector).evaluate((el) => {
   const r = el.getBoundingClientRect();
@@ -141,6 +148,7 @@ describe("reading", () => {
     await hydrated(wide.page, "ReaderPages");
     await wide.page.locator("#page-1 img").evaluate((img: HTMLImageElement) => img.decode());
     expect((await screenshotCheck(wide.page, "reader-1280")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(wide.page);
     await wide.page.locator("#page-5").scrollIntoViewIfNeeded();
     await wide.page.getByRole("link", { name: "继续阅读" }).click();
     await wide.page.locator("#page-6 img").scrollIntoViewIfNeeded();
@@ -153,6 +161,7 @@ describe("reading", () => {
     await narrow.page.locator("#page-1 img").evaluate((img: HTMLImageElement) => img.decode());
     expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
     expect((await screenshotCheck(narrow.page, "reader-375")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(narrow.page);
     await narrow.page.locator("#page-1").scrollIntoViewIfNeeded();
     await screenshotCheck(narrow.page, "reader-375-pages");
   }, TEST_TIMEOUT_MS);

@@ -11,7 +11,7 @@ import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
 import { invalidateSettings } from "#src/features/settings/service.ts";
-import { hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { axe, hydrated, ADMIN, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
 
 const TEST_TIMEOUT_MS = 30_000;
 const MAIN = "e2e0search000000000000000000main";
@@ -88,6 +88,13 @@ async function tracked(width: number, height = 900) {
 }
 const options = (page: Page, list: string) => page.locator(`#${list} [role="option"]`);
 const optionTitles = (page: Page, list: string) => options(page, list).allTextContents();
+
+/** axe-core (WCAG 2 A/AA) on the page as it is now: no serious or critical violation; a failure lists each rule with its targets. */
+async function expectAccessible(page: Page) {
+  const where = `${new URL(page.url()).pathname} at ${page.viewportSize()?.width}px`;
+  const found = (await axe(page)).map((v) => `${where}: ${v.id} (${v.impact}: ${v.help}) on ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(found).toEqual([]);
+}
 const inView = (page: Page, selector: string) => page.locator(selector).evaluate((el) => {
   const r = el.getBoundingClientRect();
   return r.top >= 0 && r.top < innerHeight / 2;
@@ -105,6 +112,7 @@ describe("header search at 1280", () => {
     expect((await optionTitles(page, "header-suggest")).sort()).toEqual(["高中物理力学知识点总结", "高中物理电磁学专题"].sort());
     expect(await box.getAttribute("aria-expanded")).toBe("true");
     expect((await screenshotCheck(page, "search-suggest-1280")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
 
     // Arrow keys move the active option (wrapping); Escape closes the list and keeps the text.
     await page.keyboard.press("ArrowDown");
@@ -128,6 +136,7 @@ describe("header search at 1280", () => {
     expect(await snippet.locator(".search-page-label").textContent()).toBe(`第 ${HIT_PAGE} 页`);
     expect(await snippet.locator("mark").first().textContent()).toBe("力学");
     expect((await screenshotCheck(page, "search-results-1280")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
 
     await Promise.all([page.waitForURL((u) => u.pathname === `/document/${MAIN}`), snippet.click()]);
     await hydrated(page, "ReaderPages");
@@ -185,12 +194,14 @@ describe("drawer search at 375", () => {
     await options(page, "drawer-suggest").first().waitFor();
     expect((await optionTitles(page, "drawer-suggest")).sort()).toEqual(["初中物理实验大全", "高中物理力学知识点总结", "高中物理电磁学专题"].sort());
     expect((await screenshotCheck(page, "search-suggest-375")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
     await box.fill("力学");
     await Promise.all([page.waitForURL((u) => u.pathname === "/search"), box.press("Enter")]);
     const snippet = page.locator(`a.search-snippet[href*="${MAIN}"]`);
     expect(await snippet.locator(".search-page-label").textContent()).toBe(`第 ${HIT_PAGE} 页`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
     expect((await screenshotCheck(page, "search-results-375")).distinctColours).toBeGreaterThan(50);
+    await expectAccessible(page);
     await Promise.all([page.waitForURL((u) => u.pathname === `/document/${MAIN}`), snippet.click()]);
     await hydrated(page, "ReaderPages");
     await page.waitForFunction(() => scrollY > 0);

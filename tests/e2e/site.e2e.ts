@@ -3,7 +3,7 @@
 // public JS budget. Run: bun test ./tests/e2e/site.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
 import sharp from "sharp";
 import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";
@@ -11,7 +11,7 @@ import { hashPassword } from "#src/features/auth/passwords.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
 import { invalidateSettings } from "#src/features/settings/service.ts";
 import { SECTIONS } from "#src/features/site/sections.ts";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server } from "./harness.ts";
+import { ADMIN, axe, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server } from "./harness.ts";
 
 const QR_SVG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><path d="M0 0h2v2H0zM2 2h2v2H2z"/></svg>')}`;
 
@@ -111,6 +111,13 @@ const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.docume
 const gridColumns = (page: Page, sel: string) => page.evaluate((s) => getComputedStyle(document.querySelector(s)!).gridTemplateColumns.split(" ").length, sel);
 /** Chromium logs the 404 document itself as a failed resource; that one is expected there. */
 const realErrors = (errors: string[]) => errors.filter((e) => !/status of 404/.test(e));
+
+/** axe-core (WCAG 2 A/AA) on the page as it is now: no serious or critical violation; a failure lists each rule with its targets. */
+async function expectAccessible(page: Page) {
+  const where = `${new URL(page.url()).pathname} at ${page.viewportSize()?.width}px`;
+  const found = (await axe(page)).map((v) => `${where}: ${v.id} (${v.impact}: ${v.help}) on ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(found).toEqual([]);
+}
 
 describe("home page", () => {
   test("desktop 1280: header, nav, footer, right bar, CJK text, 3-column categories, no console errors", async () => {
@@ -301,7 +308,7 @@ describe("header behaviour", () => {
       const cs = getComputedStyle(el);
       return { position: cs.position, top: cs.top, height: cs.height, bg: cs.backgroundColor, opacity: cs.opacity, active: el.classList.contains("active") };
     });
-    expect(s).toEqual({ position: "fixed", top: "0px", height: "3px", bg: "rgb(22, 119, 255)", opacity: "0", active: false });
+    expect(s).toEqual({ position: "fixed", top: "0px", height: "3px", bg: "rgb(9, 88, 217)", opacity: "0", active: false });
     await context.close();
   }, TEST_TIMEOUT_MS);
 });
@@ -444,6 +451,21 @@ describe("status and auth pages", () => {
   }
 });
 
+describe("accessibility", () => {
+  for (const width of [1280, 375]) {
+    test(`axe at ${width}: / and the 404 page have no serious or critical WCAG 2 A/AA violations`, async () => {
+      const { page, context, errors } = await openPage(browser, width, width < 768 ? 812 : 900);
+      await page.goto(`${server.url}/`);
+      await hydrated(page, width < 768 ? "MobileNav" : "HeaderNav");
+      await expectAccessible(page);
+      expect((await page.goto(`${server.url}/some/unknown/path`))?.status()).toBe(404);
+      await expectAccessible(page);
+      expect(realErrors(errors)).toEqual([]);
+      await context.close();
+    }, TEST_TIMEOUT_MS);
+  }
+});
+
 describe("home with banners", () => {
   let bannerServer: Server;
   const slide = (colour: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="400"><rect width="1200" height="400" fill="${colour}"/></svg>`)}`;
@@ -476,6 +498,7 @@ describe("home with banners", () => {
     await page.waitForFunction(() => document.querySelector(".banner-track")!.scrollLeft > 0);
     expect(new URL(page.url()).pathname).toBe("/");
     expect(await noHorizontalOverflow(page)).toBe(true);
+    await expectAccessible(page);
     expect(errors).toEqual([]);
     await context.close();
   }, TEST_TIMEOUT_MS);
