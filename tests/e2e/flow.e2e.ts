@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { closeDatabase, configureDatabase, openDatabase } from "#db/client.ts";
+import { closeDatabase, configureDatabase, getSqlite, openDatabase } from "#db/client.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
 import { hydrated, ADMIN, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage, serverApi } from "./harness.ts";
 
@@ -165,6 +165,13 @@ describe("upload → convert → read → download with credits → my downloads
     const shot = await screenshotCheck(page, "flow-reader-1280");
     expect(shot.distinctColours).toBeGreaterThan(50);
 
+    // Downloads by day-old accounts or from the uploader's own address earn the uploader nothing
+    // (downloads/service.ts): A and B share 127.0.0.1 here, so A is made to have signed in
+    // elsewhere and B to have registered two days ago, as two real members would have.
+    configureDatabase(() => openDatabase(join(server.dataDir, "wenku.db"), { migrate: false }));
+    getSqlite().query("UPDATE user SET register_ip = '203.0.113.10', last_login_ip = '203.0.113.10' WHERE id = ?").run(A.id);
+    getSqlite().query("UPDATE user SET created_at = ? WHERE id = ?").run(Date.now() - 2 * 86400_000, B.id);
+    closeDatabase();
     const [aBefore, bBefore] = [await balanceOf(A.token), await balanceOf(B.token)];
     await hydrated(page, "DownloadButton");
     const button = page.locator(".download-btn", { hasText: `${PRICE} 魔豆` }).first();
