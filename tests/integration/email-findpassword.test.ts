@@ -92,6 +92,17 @@ describe("find password by e-mail", () => {
     expect((await login("reader-two", "new-password-2")).status).toBe(200);
   });
 
+  test("step two refuses a common password or the username, and the link stays usable", async () => {
+    await userWithEmail(t, "reader-weak", "weak@example.com", "old-password-3");
+    const { token, email } = await mailedLink("weak@example.com");
+    const common = await stepTwo({ email, token, password: "password" });
+    expect(common.status).toBe(400);
+    expect(common.body.message).toContain("密码过于常见");
+    const same = await stepTwo({ email, token, password: "reader-weak" });
+    expect(same.body.message).toBe("密码不能与用户名相同");
+    expect((await stepTwo({ email, token, password: "a-better-password" })).status).toBe(200);
+  });
+
   test("wrong, foreign, expired and superseded links are a Chinese 400 and change nothing", async () => {
     const u = await userWithEmail(t, "reader-three", "three@example.com", "keep-password-3");
     await userWithEmail(t, "reader-four", "four@example.com");

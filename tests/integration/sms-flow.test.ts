@@ -200,6 +200,16 @@ describe("find password by mobile", () => {
     expect(r.body.message).toBe("新密码至少 6 位");
     expect(rowsOf(mobile)[0]!.used_at).toBeNull();
   });
+
+  test("a common password is refused and the code stays unused for another try", async () => {
+    const { mobile, ip } = await registered();
+    const { code } = await sendCode(mobile, 2, ip);
+    const r = await post("/api/v1/user/findpassword/mobile", { mobile, code, password: "12345678" }, ip);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain("密码过于常见");
+    expect(rowsOf(mobile)[0]!.used_at).toBeNull();
+    expect((await post("/api/v1/user/findpassword/mobile", { mobile, code, password: "brand-new-pass" }, ip)).status).toBe(200);
+  });
 });
 
 describe("sending limits", () => {

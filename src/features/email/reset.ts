@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { passwordReset } from "#db/schema/accounts.ts";
 import { session, user } from "#db/schema/users.ts";
-import { hashPassword } from "#src/features/auth/passwords.ts";
+import { assertPasswordAcceptable, hashPassword } from "#src/features/auth/passwords.ts";
 import { assertCaptcha } from "#src/features/captcha/service.ts";
 import { getSettings } from "#src/features/settings/service.ts";
 import { badRequest, forbidden, tooManyRequests } from "#src/lib/errors.ts";
@@ -65,12 +65,14 @@ export async function findPasswordStepOne(a: { email: string; ip: string; origin
 export async function findPasswordStepTwo(a: { email: string; token: string; password: string; ip: string }): Promise<void> {
   if (!hit(`findpwd2:ip:${a.ip}`, STEP_TWO_PER_IP_15MIN, 15 * 60_000)) throw tooManyRequests("操作过于频繁，请 15 分钟后再试");
   const db = getDb();
-  const row = db.select({ id: passwordReset.id, user_id: passwordReset.user_id, expires_at: passwordReset.expires_at, used_at: passwordReset.used_at, email: user.email })
+  const row = db.select({ id: passwordReset.id, user_id: passwordReset.user_id, expires_at: passwordReset.expires_at, used_at: passwordReset.used_at, email: user.email, username: user.username })
     .from(passwordReset).innerJoin(user, eq(user.id, passwordReset.user_id))
     .where(eq(passwordReset.token_hash, sha256(a.token))).get();
   if (!row || (row.email ?? "").toLowerCase() !== a.email) throw badRequest(INVALID);
   if (row.used_at) throw badRequest("重置链接已使用，请重新找回密码");
   if (row.expires_at <= Date.now()) throw badRequest("重置链接已过期，请重新找回密码");
+  // Refused before the link is used up: the user may pick another password with the same link.
+  assertPasswordAcceptable(a.password, row.username);
   const hash = await hashPassword(a.password);
   db.transaction((tx) => {
     const now = Date.now();

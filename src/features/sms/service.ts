@@ -7,7 +7,7 @@ import { getDb } from "#db/client.ts";
 import { verifyCode } from "#db/schema/accounts.ts";
 import { user } from "#db/schema/users.ts";
 import { assertRegisterOpen, createAccount, uniqueUsername } from "#src/features/auth/accounts.ts";
-import { hashPassword } from "#src/features/auth/passwords.ts";
+import { assertPasswordAcceptable, hashPassword } from "#src/features/auth/passwords.ts";
 import { revokeUserSessions } from "#src/features/auth/sessions.ts";
 import { assertCaptcha } from "#src/features/captcha/service.ts";
 import { setting } from "#src/features/settings/service.ts";
@@ -115,6 +115,8 @@ export async function resetPasswordByMobile(mobile: string, code: string, passwo
   const codeId = checkCode(mobile, 2, code);
   const u = findByMobile(mobile);
   if (!u) throw notFound("用户不存在");
+  // Refused before the code is used up, so the user can try another password with it.
+  assertPasswordAcceptable(password, u.username);
   const hash = await hashPassword(password);
   getDb().transaction((tx) => {
     consumeCode(codeId, tx);
