@@ -135,12 +135,11 @@ export function startAnswer(a: Asked, signal: AbortSignal): { messageId: number;
     const end = performance.now();
     const firstMs = first ? Math.round(first - started) : 0;
     const durationMs = Math.round(end - started);
-    const db2 = getSqlite();
-    db2.transaction(() => {
-      db2.query(`UPDATE chat_message SET answer = ?, status = ?, error = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, usage_estimated = ?,
+    db.transaction(() => {
+      db.query(`UPDATE chat_message SET answer = ?, status = ?, error = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, usage_estimated = ?,
         first_token_ms = ?, duration_ms = ?, updated_at = ? WHERE id = ?`)
         .run(answer, status, error, u.prompt_tokens, u.completion_tokens, u.total_tokens, estimated ? 1 : 0, firstMs, durationMs, Date.now(), messageId);
-      db2.query("UPDATE ai_usage SET tokens = ?, updated_at = ? WHERE message_id = ?").run(u.total_tokens, Date.now(), messageId);
+      db.query("UPDATE ai_usage SET tokens = ?, updated_at = ? WHERE message_id = ?").run(u.total_tokens, Date.now(), messageId);
     })();
     if (status === MSG_STATUS.failed) emit({ type: "error", message_id: messageId, status, message: error });
     else emit({ type: "done", message_id: messageId, status, usage: { ...u, estimated }, first_token_ms: firstMs, duration_ms: durationMs });
