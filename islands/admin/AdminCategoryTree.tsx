@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useHydrated } from "./useHydrated.ts";
 import { SECTIONS } from "#src/features/site/sections.ts";
 import { api } from "../api.ts";
 import { EditorForm } from "./AdminEditor.tsx";
@@ -41,8 +42,7 @@ export default function AdminCategoryTree({ type, initial }: AdminCategoryTreePr
   const [editing, setEditing] = useState<{ row: CategoryRow | null; parent: number } | null>(null);
   const [deleting, setDeleting] = useState<CategoryRow | null>(null);
   const [folded, setFolded] = useState<Set<number>>(new Set());
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const load = async () => {
     const r = await api<{ category: CategoryRow[] }>("GET", "/category/list", { query: { type } });
     if (!r.ok || !r.data) return toast(r.message || "加载失败", "error");

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useHydrated } from "./useHydrated.ts";
 import { api } from "../api.ts";
 import { FieldInput, FormRow, type FieldDef } from "./AdminKit.tsx";
 import { toast } from "../toast.ts";
@@ -38,8 +39,7 @@ export default function AdminConfigForm({ category, items: initial, derive, onVa
   const [items, setItems] = useState(initial);
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(initial.map((i) => [i.name, i.value])));
   const [busy, setBusy] = useState(false);
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   useEffect(() => onValues?.(values), [values]);
 
   const reload = async () => {

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
+import { useHydrated, useReloadOnChange } from "./useHydrated.ts";
 import { api } from "../api.ts";
 import { Pager, Toolbar, type FilterDef } from "./AdminCells.tsx";
 import { AdminDateRange } from "./AdminDateRange.tsx";
@@ -24,7 +25,7 @@ export default function AdminDocumentList(p: AdminDocumentListProps) {
   const [picked, setPicked] = useState<number[]>([]);
   const [editing, setEditing] = useState<DocRow | null>(null);
   const [deleting, setDeleting] = useState<number[] | null>(null);
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
 
   const load = useCallback(async () => {
     const query = { page: q.page, size: p.pageSize, wd: q.wd, user_id: q.user?.id, ...q.filters };
@@ -34,10 +35,7 @@ export default function AdminDocumentList(p: AdminDocumentListProps) {
     setTotal(r.data.total);
     setPicked([]);
   }, [q, p.pageSize]);
-  useEffect(() => {
-    if (ready) void load();
-    else setReady(true);
-  }, [load]);
+  useReloadOnChange(load);
 
   const remove = async () => {
     const r = await api("DELETE", "/document", { query: { id: deleting! } });

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
+import { useHydrated, useReloadOnChange } from "./useHydrated.ts";
 import { api } from "../api.ts";
 import { Pager, Toolbar } from "./AdminCells.tsx";
 import { Modal } from "./AdminKit.tsx";
@@ -15,7 +16,7 @@ export default function AdminDocumentRecycle(p: AdminDocumentRecycleProps) {
   const [picked, setPicked] = useState<number[]>([]);
   const [purging, setPurging] = useState<number[] | null>(null);
   const [ban, setBan] = useState(false);
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
 
   const load = useCallback(async () => {
     const r = await api<{ total: number; document: DocRow[] }>("GET", "/document/recycle/list", { query: { page: q.page, size: p.pageSize, wd: q.wd } });
@@ -24,10 +25,7 @@ export default function AdminDocumentRecycle(p: AdminDocumentRecycleProps) {
     setTotal(r.data.total);
     setPicked([]);
   }, [q, p.pageSize]);
-  useEffect(() => {
-    if (ready) void load();
-    else setReady(true);
-  }, [load]);
+  useReloadOnChange(load);
 
   const restore = async (ids: number[]) => (await batch("/document/recycle/restore", { id: ids }, "恢复成功")) && void load();
   const purge = async () => {

@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useHydrated } from "./useHydrated.ts";
 import { api } from "../api.ts";
 import { toast } from "../toast.ts";
 
@@ -8,9 +9,8 @@ const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 export default function AdminEmailTest({ email: initial }: { email: string }) {
   const [email, setEmail] = useState(initial);
   const [busy, setBusy] = useState(false);
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  useEffect(() => setReady(true), []);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const to = email.trim();

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "./useHydrated.ts";
 import { api } from "../api.ts";
 import { toast } from "../toast.ts";
 
@@ -9,7 +10,7 @@ const LABEL: Record<string, string> = { none: "未重建过", queued: "排队中
 /** Below /admin/config/search: starts a rebuild of the search index and follows its progress. */
 export default function AdminSearchIndex({ initial }: { initial: IndexStatus }) {
   const [s, setS] = useState(initial);
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const active = s.status === "queued" || s.status === "running";
 
@@ -17,7 +18,6 @@ export default function AdminSearchIndex({ initial }: { initial: IndexStatus }) 
     const r = await api<IndexStatus>("GET", "/renew/document/index");
     if (r.ok && r.data) setS(r.data);
   };
-  useEffect(() => setReady(true), []);
   useEffect(() => {
     if (!active) return;
     timer.current = setTimeout(poll, 1000);

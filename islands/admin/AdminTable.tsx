@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
+import { useHydrated, useReloadOnChange } from "./useHydrated.ts";
 import { api } from "../api.ts";
 import { Cell, Pager, Toolbar, type ColumnDef, type FilterDef, type KeywordDef } from "./AdminCells.tsx";
 import { AdminDateRange } from "./AdminDateRange.tsx";
@@ -54,7 +55,7 @@ export default function AdminTable(p: AdminTableProps) {
   const [deleting, setDeleting] = useState<Row[] | null>(null);
   const [picked, setPicked] = useState<number[]>([]);
   const [preview, setPreview] = useState("");
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
 
   const load = useCallback(async () => {
     const query = { ...p.baseQuery, page: q.page, size: p.pageSize, ...(keyword ? { [keyword.name]: q.keyword } : {}), ...(p.tabs ? { [p.tabs.name]: q.tab } : {}), ...q.filters };
@@ -65,10 +66,7 @@ export default function AdminTable(p: AdminTableProps) {
     setTotal(Number(r.data.total ?? 0));
     setPicked([]);
   }, [q, p.baseQuery, p.listPath, p.listKey, p.pageSize, p.tabs]);
-  useEffect(() => {
-    if (ready) void load();
-    else setReady(true);
-  }, [load]);
+  useReloadOnChange(load);
 
   const toggle = async (row: Row) => {
     const r = await api("PUT", `/${p.entity}`, { body: { id: row.id, [p.toggle!]: !row[p.toggle!] } });

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
+import { useHydrated, useReloadOnChange } from "../admin/useHydrated.ts";
 import { formatDateTime } from "#src/lib/format.ts";
 import { api } from "../api.ts";
 import { Pager } from "../admin/AdminCells.tsx";
@@ -25,7 +26,7 @@ export default function AdminChatList(p: AdminChatListProps) {
   const [picked, setPicked] = useState<number[]>([]);
   const [open, setOpen] = useState<ChatDetail | null>(null);
   const [deleting, setDeleting] = useState<Deleting | null>(null);
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
 
   const load = useCallback(async () => {
     const r = await api<ListData>("GET", "/chat/message/all", { query: { page: q.page, size: p.pageSize, ...q.f } });
@@ -33,10 +34,7 @@ export default function AdminChatList(p: AdminChatListProps) {
     setData(r.data);
     setPicked([]);
   }, [q, p.pageSize]);
-  useEffect(() => {
-    if (ready) void load();
-    else setReady(true);
-  }, [load]);
+  useReloadOnChange(load);
 
   const show = async (id: number) => {
     const r = await api<ChatDetail>("GET", "/chat/message/detail", { query: { id } });

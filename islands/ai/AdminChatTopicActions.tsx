@@ -1,13 +1,13 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useHydrated } from "../admin/useHydrated.ts";
 import { api } from "../api.ts";
 import { Modal } from "../admin/AdminKit.tsx";
 import { flashThenGo, toast } from "../toast.ts";
 
 /** The read-only topic view's one action: delete the whole topic, then back to the list. */
 export default function AdminChatTopicActions({ id, title }: { id: number; title: string }) {
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
   const [asking, setAsking] = useState(false);
-  useEffect(() => setReady(true), []);
   const remove = async () => {
     const r = await api("DELETE", "/chat/topic/all", { body: { id: [id] } });
     setAsking(false);

@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useHydrated } from "../admin/useHydrated.ts";
 import AdminConfigForm, { type ConfigItem } from "../admin/AdminConfigForm.tsx";
 import { LlmTestCard } from "./AdminLlmTestCard.tsx";
 
@@ -18,8 +19,7 @@ export interface AdminLlmSettingsProps {
  */
 export default function AdminLlmSettings({ items, providers, canTest }: AdminLlmSettingsProps) {
   const [values, setValues] = useState<Record<string, unknown>>(() => Object.fromEntries(items.map((i) => [i.name, i.value])));
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const preset = (name: unknown) => providers.find((p) => p.value === name);
 
   const derive = (v: Record<string, unknown>, changed: string) => {
