@@ -72,3 +72,8 @@ AI 提问额度提升
 AI 提问额度提升
 全站无广告
 专属 VIP 标识', 1, 1);
+--> statement-breakpoint
+-- The VIP AI quota moves from the llm group to the vip group, where everything VIP grants is set.
+UPDATE `config` SET `category` = 'vip', `name` = 'ai_questions_per_day' WHERE `category` = 'llm' AND `name` = 'vip_questions_per_day';
+--> statement-breakpoint
+UPDATE `config` SET `category` = 'vip', `name` = 'ai_tokens_per_month' WHERE `category` = 'llm' AND `name` = 'vip_tokens_per_month';

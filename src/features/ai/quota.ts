@@ -48,8 +48,8 @@ function limitsOf(userId: number): Pick<Quota, "questions_per_day" | "tokens_per
   let t = groups.length ? groups.map((g) => g.t).reduce(larger) : 0;
   let source: Quota["source"] = "group";
   if (u.vip_until && u.vip_until > Date.now()) {
-    const vq = Math.floor(Number(setting("llm", "vip_questions_per_day")));
-    const vt = Math.floor(Number(setting("llm", "vip_tokens_per_month")));
+    const vq = Math.floor(Number(setting("vip", "ai_questions_per_day")));
+    const vt = Math.floor(Number(setting("vip", "ai_tokens_per_month")));
     if (larger(q, vq) !== q || larger(t, vt) !== t) source = "vip";
     q = larger(q, vq);
     t = larger(t, vt);

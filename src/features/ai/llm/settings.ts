@@ -21,7 +21,5 @@ export const LLM_GROUP: GroupDef = {
     s("max_question_length", "问题最大长度（字）", "number", 2000, { min: 50, max: 20000 }),
     s("history_turns", "携带的历史轮数", "number", 4, { min: 0, max: 20 }),
     s("suggestions", "推荐问题（每行一个）", "textarea", "这个文库里有哪些关于物理公式的资料？\n帮我总结一下公司规章制度的要点\n请假审批需要经过哪些流程？", { maxLength: 2000 }),
-    s("vip_questions_per_day", "VIP 每日提问次数（-1 不限）", "number", 200, { min: -1, max: 1000000 }),
-    s("vip_tokens_per_month", "VIP 每月 token 额度（-1 不限）", "number", 5000000, { min: -1, max: 1000000000 }),
   ],
 };
