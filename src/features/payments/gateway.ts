@@ -15,6 +15,11 @@ export interface GatewayOrder {
   device?: "pc" | "mobile";
   /** where Alipay sends the buyer back after paying (absolute URL) */
   returnUrl?: string;
+  /**
+   * where the gateway posts its payment notification (absolute URL). Left out, the gateway builds
+   * `${system.domain}/api/v1/payment/notify/<wechatpay|alipay>` and refuses when no domain is set.
+   */
+  notifyUrl?: string;
 }
 
 export type PayStart =
@@ -38,7 +43,7 @@ export interface VerifiedNotify {
   transactionId: string;
   /** paid total, in fen */
   amount: number;
-  /** merchant / app ids the notification names, compared with ours by the gateway */
+  /** when the buyer paid (ms); the time of verification when the gateway does not say */
   paidAt: number;
   raw: Record<string, unknown>;
 }
