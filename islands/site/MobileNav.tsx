@@ -16,6 +16,8 @@ export interface MobileNavProps {
   /** the enabled entries in the admin's order, fixed ones included */
   navigation: NavTop[];
   loginHref: string;
+  /** recharge.enable: the drawer offers the recharge dialog (UserMenu opens it) */
+  enableRecharge?: boolean;
 }
 
 const catEntries = (base: string, cats: NavCategory[]): NavEntry[] => cats.map((c) => ({ id: c.id, title: c.title, href: base + c.id, target: "", color: "" }));
@@ -49,7 +51,7 @@ export default function MobileNav(p: MobileNavProps) {
       <button type="button" className="hamburger" aria-label="打开菜单" aria-expanded={open} disabled={!ready} onClick={() => setOpen(true)}>
         <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path fill="currentColor" d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" /></svg>
       </button>
-      {p.user ? <a href="/me" className="mobile-avatar"><Avatar src={p.user.avatar} name={p.user.username} size={42} /></a> : <a className="mobile-login" href={p.loginHref}>登录</a>}
+      {p.user ? <a href="/me" className="mobile-avatar" aria-label="个人中心"><Avatar src={p.user.avatar} name={p.user.username} size={42} /></a> : <a className="mobile-login" href={p.loginHref}>登录</a>}
       <div className={open ? "drawer-mask open" : "drawer-mask"} onClick={() => setOpen(false)} />
       <aside className={open ? "drawer open" : "drawer"} style={{ width: "60%" }} aria-hidden={!open} aria-label="菜单">
         <button type="button" className="drawer-close" aria-label="关闭菜单" onClick={() => setOpen(false)}>×</button>
@@ -77,6 +79,7 @@ export default function MobileNav(p: MobileNavProps) {
           <li><a href="/upload">上传文档</a></li>
           {SECTIONS.articles ? <li><a href="/post">发布文章</a></li> : null}
           {p.user ? <li><a href="/me">个人中心</a></li> : null}
+          {p.user && p.enableRecharge ? <li><a href="/me?recharge=1" data-recharge="" onClick={() => setOpen(false)}>{p.creditName}充值</a></li> : null}
           {p.showAdmin ? <li><a href="/admin">管理后台</a></li> : null}
         </ul>
         {p.user ? <button type="button" className="btn btn-block" onClick={() => void logout()}>退出登录</button> : null}

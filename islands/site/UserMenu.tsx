@@ -8,6 +8,8 @@ export interface UserMenuProps {
   enableRecharge: boolean;
   creditName: string;
   loginHref: string;
+  /** the recharge dialog's chunk (its build URL), when the user may recharge */
+  rechargeUrl?: string;
 }
 
 export function Avatar({ src, name, size }: { src: string; name: string; size: number }) {
@@ -23,11 +25,24 @@ export function Avatar({ src, name, size }: { src: string; name: string; size: n
  * click; hover (mouse), focus (keyboard) or a first tap (touch) open the menu; Escape, leaving or
  * tapping outside closes it.
  */
-export default function UserMenu({ user, showAdmin, enableRecharge, creditName, loginHref }: UserMenuProps) {
+export default function UserMenu({ user, showAdmin, enableRecharge, creditName, loginHref, rechargeUrl = "" }: UserMenuProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   // Touch emulates mouseenter before the click; remember whether the menu was open at the tap.
   const tap = useRef({ touch: false, wasOpen: false });
+  // The recharge entries here and in the drawer carry data-recharge: a click opens the dialog, its
+  // code loaded only then by URL (a literal import() would make the bundler add a preload table to
+  // this chunk and the drawer's); without scripts the link leads to /me, which opens it.
+  useEffect(() => {
+    if (!user || !enableRecharge || !rechargeUrl) return;
+    const click = (e: MouseEvent) => {
+      if (!(e.target as Element).closest?.("a[data-recharge]")) return;
+      e.preventDefault();
+      import(/* @vite-ignore */ rechargeUrl).then((m) => m.openRecharge(), () => (location.href = "/me?recharge=1"));
+    };
+    document.addEventListener("click", click);
+    return () => document.removeEventListener("click", click);
+  }, []);
   useEffect(() => {
     if (!open) return;
     const outside = (e: PointerEvent) => root.current && !root.current.contains(e.target as Node) && setOpen(false);
@@ -69,7 +84,7 @@ export default function UserMenu({ user, showAdmin, enableRecharge, creditName, 
       <ul className={open ? "dropdown open" : "dropdown"} role="menu">
         <li><a href={`/user/${user.id}`}>个人主页</a></li>
         <li><a href="/me">个人中心</a></li>
-        {enableRecharge ? <li><a href="/me?recharge=1">{creditName}充值</a></li> : null}
+        {enableRecharge ? <li><a href="/me?recharge=1" data-recharge="">{creditName}充值</a></li> : null}
         <li><a href="/upload">上传文档</a></li>
         {SECTIONS.articles ? <li><a href="/post">发布文章</a></li> : null}
         {showAdmin ? <li><a href="/admin">管理后台</a></li> : null}

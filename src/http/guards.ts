@@ -10,7 +10,9 @@ const OPEN_PAGES = [/^\/login$/, /^\/register$/, /^\/findpassword(-mobile)?$/, /
 const OPEN_APIS = [/^\/api\/v1\/user\/(login|register|findpassword|captcha|email\/code|logout)/, /^\/api\/v1\/sms$/, /^\/api\/v1\/oauth\//, /^\/api\/v1\/settings$/];
 // A closed site admits anonymous users to the login page only, and to what signing in needs.
 const CLOSED_APIS = [/^\/api\/v1\/user\/(login|captcha|logout)/, /^\/api\/v1\/sms$/, /^\/api\/v1\/settings$/];
-const ALWAYS = [/^\/assets\//, /^\/healthz$/, /^\/favicon\.ico$/, /^\/robots\.txt$/];
+// Payment notifications come from the gateways (no session, verified by signature): a closed or
+// login-only site must still hear that money was taken.
+const ALWAYS = [/^\/assets\//, /^\/healthz$/, /^\/favicon\.ico$/, /^\/robots\.txt$/, /^\/api\/v1\/payment\/notify\/(wechatpay|alipay)$/];
 // The personal centre, the upload page and the AI chat pages need a signed-in user whatever the site mode.
 const LOGIN_PAGES = [/^\/me(\/|$)/, /^\/chat(\/|$)/, /^\/upload$/];
 

@@ -9,6 +9,7 @@ import "#src/features/documents/orphans.ts";
 import "#src/features/site/sitemap.ts";
 import "#src/features/search/indexer.ts";
 import "#src/features/search/recordsJob.ts";
+import "#src/features/orders/jobs.ts";
 
 // House-keeping every six hours: expired sessions, and finished jobs older than a week.
 registerJob("sessions.purge", async () => {

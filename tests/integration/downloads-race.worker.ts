@@ -7,14 +7,14 @@ import { AppError } from "#src/lib/errors.ts";
 
 const file = process.env.DB_FILE!;
 const userId = Number(process.env.USER_ID);
-const docId = Number(process.env.DOC_ID);
-const attempts = Number(process.env.ATTEMPTS);
+// One document per attempt: a paid download buys its document, so a repeat would be free.
+const docIds = String(process.env.DOC_IDS).split(",").map(Number);
 const startAt = Number(process.env.START_AT);
 
 configureDatabase(() => openDatabase(file, { migrate: false }));
 while (Date.now() < startAt) await Bun.sleep(1);
 const out: { ok: boolean; status?: number; message?: string; price?: number }[] = [];
-for (let i = 0; i < attempts; i++) {
+for (const docId of docIds) {
   try {
     const r = requestDownload({ userId, ip: "", doc: { id: docId } });
     out.push({ ok: true, price: r.price });

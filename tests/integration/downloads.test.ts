@@ -1,9 +1,10 @@
 // Downloads: pricing through the credit ledger, the free re-download period, daily limits per user
 // and per IP, guests, punishments, which documents may be downloaded, and input validation.
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { download } from "#db/schema/documents.ts";
+import { order } from "#db/schema/orders.ts";
 import { user } from "#db/schema/users.ts";
 import { shanghaiDayStart } from "#src/features/downloads/service.ts";
 import { PUNISH } from "#src/features/users/punishments/types.ts";
@@ -17,7 +18,7 @@ const ageDownloads = (documentId: number, ms: number) =>
 
 describe("POST /api/v1/document/download: prices and the ledger", () => {
   test("a free document: a signed link, a download row at price 0, the count goes up, no credits move", async () => {
-    d.settings({ times_every_day: 20, times_every_ip: 50, free_download_duration: 0 });
+    d.settings({ times_every_day: 20, times_every_ip: 50 });
     const owner = await d.member();
     const buyer = await d.member(5);
     const doc = d.doc(owner.id);
@@ -91,25 +92,26 @@ describe("POST /api/v1/document/download: prices and the ledger", () => {
     d.settings({ credit_name: "" }, "system");
   });
 
-  test("a repeat within free_download_duration days is free; after the period it is charged again", async () => {
-    d.settings({ free_download_duration: 2 });
+  // A charged download is a purchase (a paid document order, payment_type 5): a bought document
+  // is never charged again, however long ago it was bought.
+  test("a paid download records a paid credits order; the bought document is free for good, however long ago", async () => {
     const owner = await d.member();
     const buyer = await d.member(100);
     const doc = d.doc(owner.id, { price: 10 });
     expect((await d.post({ id: doc.id }, buyer.token)).body.price).toBe(10);
+    const orders = getDb().select().from(order).where(and(eq(order.user_id, buyer.id), eq(order.product_id, doc.id))).all();
+    expect(orders).toMatchObject([{ order_type: 1, payment_type: 5, status: 2, credit_price: 10, amount: 0, quantity: 1 }]);
+    expect(orders[0]!.order_no).toMatch(/^\d{26}$/);
     const again = await d.post({ id: doc.id }, buyer.token);
     expect(again.body.price).toBe(0);
     expect([d.balance(buyer.id), d.balance(owner.id)]).toEqual([90, 10]);
     expect(d.downloadsOf(doc.id).map((r) => r.price)).toEqual([10, 0]);
-    // Both earlier downloads (the paid one too) now lie three days back: the free period is over.
+    // The downloads now lie three days back: still free.
     ageDownloads(doc.id, 3 * DAY);
-    expect((await d.post({ id: doc.id }, buyer.token)).body.price).toBe(10);
-    expect([d.balance(buyer.id), d.balance(owner.id)]).toEqual([80, 20]);
-    // With no free period every download is charged.
-    d.settings({ free_download_duration: 0 });
-    expect((await d.post({ id: doc.id }, buyer.token)).body.price).toBe(10);
-    expect(d.balance(buyer.id)).toBe(70);
-    expect(d.ledger(buyer.id, "download").map((l) => l.amount)).toEqual([-10, -10, -10]);
+    expect((await d.post({ id: doc.id }, buyer.token)).body.price).toBe(0);
+    expect([d.balance(buyer.id), d.balance(owner.id)]).toEqual([90, 10]);
+    expect(d.ledger(buyer.id, "download").map((l) => l.amount)).toEqual([-10]);
+    expect(getDb().select().from(order).where(eq(order.user_id, buyer.id)).all()).toHaveLength(1);
   });
 });
 

@@ -4,6 +4,7 @@ import { PAGE_BITS, ensureSearchTables } from "#src/features/search/indexer.ts";
 import { parseQuery, type ParsedQuery } from "#src/features/search/text.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
 import { DOC_STATUS } from "#src/features/documents/status.ts";
+import { boughtSql } from "#src/features/orders/ownership.ts";
 
 // Retrieval for the AI (design.md §6): pages, because a citation is a document + a page. Today
 // one retriever ranks pages by BM25 over the full-text index; an embedding retriever joins later
@@ -26,10 +27,12 @@ const PER_DOCUMENT = 3;
 
 /**
  * Pages the user may read, best first: converted, enabled, not deleted documents; pages within the
- * preview unless the user owns or bought (downloaded) the document; inside the scope if one is given.
+ * preview unless the user owns, downloaded or bought (a paid order, credit downloads included) the
+ * document; inside the scope if one is given.
  */
 const readable = `d.status = ${DOC_STATUS.converted} AND d.deleted_at IS NULL
-  AND (p.page <= d.preview OR d.user_id = :user OR EXISTS (SELECT 1 FROM download dl WHERE dl.user_id = :user AND dl.document_id = d.id))`;
+  AND (p.page <= d.preview OR d.user_id = :user OR EXISTS (SELECT 1 FROM download dl WHERE dl.user_id = :user AND dl.document_id = d.id)
+    OR ${boughtSql("d.id", ":user")})`;
 
 function scopeSql(ids: number[] | undefined) {
   return ids?.length ? ` AND d.id IN (${ids.map((id) => Math.trunc(id)).join(",")})` : "";

@@ -8,8 +8,10 @@ export const findUserByLogin = (username: string) =>
 
 export const findUserById = (id: number) => getDb().select().from(user).where(eq(user.id, id)).get();
 
+/** is_vip is public (the VIP icon shows next to the name); when it ends is the member's own business. */
 export const publicUser = (u: typeof user.$inferSelect) => ({
-  id: u.id, username: u.username, avatar: u.avatar, signature: u.signature, is_root: u.is_root, created_at: u.created_at,
+  id: u.id, username: u.username, avatar: u.avatar, signature: u.signature, is_root: u.is_root, is_vip: u.vip_until !== null && u.vip_until > Date.now(),
+  created_at: u.created_at,
 });
 
 /**
@@ -30,5 +32,5 @@ export async function ensureRootAdmin(username?: string, password?: string): Pro
 /** What a user sees of their own account (never the password hash). */
 export const selfView = (u: typeof user.$inferSelect) => ({
   ...publicUser(u), realname: u.realname, email: u.email ?? "", mobile: u.mobile ?? "", address: u.address, identity: u.identity,
-  credit_count: u.credit_count, login_at: u.login_at,
+  credit_count: u.credit_count, login_at: u.login_at, vip_until: u.vip_until,
 });

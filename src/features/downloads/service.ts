@@ -1,9 +1,16 @@
-import { and, count, desc, eq, gt, gte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { document, download } from "#db/schema/documents.ts";
+import { order } from "#db/schema/orders.ts";
 import { user } from "#db/schema/users.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
 import { visibleDocument } from "#src/features/documents/status.ts";
+import { newOrderNo } from "#src/features/orders/orderNo.ts";
+import { hasBought } from "#src/features/orders/ownership.ts";
+import { logPayment, PAY_EVENT } from "#src/features/orders/paymentLog.ts";
+import { vipCreditPrice } from "#src/features/orders/pricing.ts";
+import { ORDER_STATUS, ORDER_TYPE, PAY_TYPE } from "#src/features/orders/types.ts";
+import { isVipAt } from "#src/features/vip/membership.ts";
 import { creditName, setting } from "#src/features/settings/service.ts";
 import { assertNotPunished } from "#src/features/users/punishments/service.ts";
 import { PUNISH } from "#src/features/users/punishments/types.ts";
@@ -29,26 +36,35 @@ export function findDownloadable(ref: DocRef): DownloadableDoc {
   return doc;
 }
 
-/** The last paid download of this document by this user within the free re-download period. */
-function paidRecently(userId: number, documentId: number, now: number): boolean {
-  const days = Number(setting("download", "free_download_duration")) || 0;
-  if (days <= 0) return false;
-  const since = now - days * DAY_MS;
-  return !!getDb().select({ id: download.id }).from(download)
-    .where(and(eq(download.user_id, userId), eq(download.document_id, documentId), gt(download.price, 0), gt(download.created_at, since))).get();
-}
+const vipUntilOf = (userId: number) => getDb().select({ v: user.vip_until }).from(user).where(eq(user.id, userId)).get()?.v ?? null;
 
-/** What this user would pay now: the uploader and a repeat within the free period pay nothing. */
+/**
+ * What this user would pay now in credits. Nothing for the uploader and for whoever bought the
+ * document (a paid order: every paid download is one, so a bought document is never charged
+ * again); VIPs download free with vip.download_free, else at ceil(price × vip.download_discount).
+ */
 export function priceFor(userId: number | null, doc: Pick<DownloadableDoc, "id" | "user_id" | "price">, now = Date.now()): number {
   if (doc.price <= 0 || (userId && userId === doc.user_id)) return 0;
-  if (userId && paidRecently(userId, doc.id, now)) return 0;
+  if (!userId) return doc.price;
+  if (hasBought(userId, doc.id)) return 0;
+  if (isVipAt(vipUntilOf(userId), now)) {
+    if (setting<boolean>("vip", "download_free")) return 0;
+    return vipCreditPrice(doc.price, Number(setting("vip", "download_discount")));
+  }
   return doc.price;
+}
+
+/** Downloads a day per user: a VIP's own allowance (vip.times_every_day > 0) replaces the ordinary one. */
+function dailyAllowance(userId: number, now: number): number {
+  const vip = Number(setting("vip", "times_every_day")) || 0;
+  if (vip > 0 && isVipAt(vipUntilOf(userId), now)) return vip;
+  return Number(setting("download", "times_every_day")) || 0;
 }
 
 function assertWithinDailyLimits(userId: number | null, ip: string, now: number) {
   const today = shanghaiDayStart(now);
   const db = getDb();
-  const perUser = Number(setting("download", "times_every_day")) || 0;
+  const perUser = userId ? dailyAllowance(userId, now) : 0;
   if (userId && perUser > 0) {
     const n = db.select({ n: count() }).from(download).where(and(eq(download.user_id, userId), gte(download.created_at, today))).get()!.n;
     if (n >= perUser) throw tooManyRequests(`今日下载次数已用完（每天最多 ${perUser} 次），请明天再来`);
@@ -70,7 +86,7 @@ export const INCOME_MIN_ACCOUNT_AGE_MS = 24 * 3600_000;
  * from the uploader's own registration or last login address, or downloading from that address,
  * pays the price but the uploader earns nothing from it.
  */
-function earnsIncome(tx: Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0], downloaderId: number, uploaderId: number, ip: string, now: number): boolean {
+export function earnsIncome(tx: Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0], downloaderId: number, uploaderId: number, ip: string, now: number): boolean {
   const cols = { created_at: user.created_at, register_ip: user.register_ip, last_login_ip: user.last_login_ip };
   const d = tx.select(cols).from(user).where(eq(user.id, downloaderId)).get();
   const u = tx.select(cols).from(user).where(eq(user.id, uploaderId)).get();
@@ -85,7 +101,9 @@ export interface DownloadRequest { userId: number | null; ip: string; doc: DocRe
 /**
  * Checks everything, charges the price and records the download in one IMMEDIATE transaction:
  * taking the write lock first makes the limit counts and the balance check race-free even across
- * processes, and an error anywhere leaves nothing written. Answers the signed link and the charge.
+ * processes, and an error anywhere leaves nothing written. A charged download is a purchase: it
+ * records a paid document order (credits) in the same transaction, so the document is the
+ * buyer's for good. Answers the signed link and the charge.
  */
 export function requestDownload(r: DownloadRequest): { url: string; expires: number; price: number } {
   const now = r.now ?? Date.now();
@@ -109,6 +127,13 @@ export function requestDownload(r: DownloadRequest): { url: string; expires: num
       if (earnsIncome(tx, r.userId, doc.user_id, r.ip, now)) {
         changeCredits({ userId: doc.user_id, amount: price, kind: "download_income", reason: `文档《${doc.title}》被下载`, refId: doc.id }, tx);
       }
+      const orderNo = newOrderNo(now);
+      tx.insert(order).values({
+        order_no: orderNo, user_id: r.userId, order_type: ORDER_TYPE.document, product_id: doc.id, product_title: doc.title.slice(0, 255),
+        quantity: 1, credit_price: price, payment_type: PAY_TYPE.credits, status: ORDER_STATUS.paid, paid_at: now, expire_at: now,
+        ip: r.ip, remark: "积分下载", created_at: now, updated_at: now,
+      }).run();
+      logPayment({ orderNo, paymentType: PAY_TYPE.credits, event: PAY_EVENT.paid, message: `积分下载，扣除 ${price} ${name}`, detail: { document_id: doc.id, credits: price }, ip: r.ip }, tx);
     }
     tx.insert(download).values({ user_id: r.userId ?? 0, document_id: doc.id, ip: r.ip, price, created_at: now, updated_at: now }).run();
     tx.update(document).set({ download_count: sql`${document.download_count} + 1` }).where(eq(document.id, doc.id)).run();

@@ -21,7 +21,7 @@ export function categoryChain(categoryId: number): Crumb[] {
 }
 
 export const uploaderOf = (id: number) =>
-  prepared("uploader", () => getDb().select({ id: user.id, username: user.username, avatar: user.avatar, doc_count: user.doc_count }).from(user)
+  prepared("uploader", () => getDb().select({ id: user.id, username: user.username, avatar: user.avatar, doc_count: user.doc_count, vip_until: user.vip_until }).from(user)
     .where(eq(user.id, sql.placeholder("id"))).prepare()).get({ id }) ?? null;
 
 // Which image format a conversion produced is a property of the files (converter.extension may

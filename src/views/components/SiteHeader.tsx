@@ -11,6 +11,7 @@ import { hasAdminPages } from "#src/http/adminOnly.ts";
 import { Island } from "../Island.tsx";
 import { useRequest } from "../request.tsx";
 import { AdSlot } from "./AdSlot.tsx";
+import { VipIcon } from "#islands/commerce/VipIcon.tsx";
 
 const navCats = (cats: CategoryNode[]) => cats.map((c) => ({ id: c.id, title: c.title, children: c.children.map((s) => ({ id: s.id, title: s.title })) }));
 
@@ -38,6 +39,9 @@ export function SiteHeader() {
   const q = new URLSearchParams(search);
   const loginHref = path === "/login" ? "/login" : `/login?redirect=${encodeURIComponent(path + search)}`;
   const menuUser = user ? { id: user.id, username: user.username, avatar: user.avatar } : null;
+  // The VIP mark beside the name is drawn here, outside the menu island, so it costs no script.
+  const vipIcon = user?.is_vip && settings.vip.enable ? String(settings.vip.icon || "") : null;
+  const enableRecharge = !!settings.recharge.enable;
   // Two levels are what the menus show; deeper navigation children are dropped.
   const navigation = builtNavigation(data.navigation).map((n) => ({ ...n, children: n.children.map(({ children: _c, fixed: _f, ...s }) => s) }));
   const docCategories = navCats(data.docCategories);
@@ -56,13 +60,16 @@ export function SiteHeader() {
           </div>
           <div className="desktop-only header-tools">
             <Island name="HeaderSearch" component={HeaderSearch} props={{ path, wd: path === "/search" ? (q.get("wd") ?? "").slice(0, 64) : "", type: Number(q.get("type")) === 1 ? 1 : 0 }} />
-            <Island name="UserMenu" component={UserMenu} props={{ user: menuUser, showAdmin: hasAdminPages(user), enableRecharge: !!settings.recharge.enable, creditName: creditName(), loginHref }} />
+            <Island name="UserMenu" component={UserMenu} props={{ user: menuUser, showAdmin: hasAdminPages(user), enableRecharge, creditName: creditName(), loginHref, ...(user && enableRecharge ? { rechargeUrl: getManifest().islands.RechargeDialog ?? "" } : {}) }} />
+            {vipIcon !== null ? <a className="header-vip" href="/me/vip" title="VIP 会员"><VipIcon icon={vipIcon} size={18} /></a> : null}
           </div>
           <div className="mobile-only">
             <Island name="MobileNav" component={MobileNav} props={{
               user: menuUser, showAdmin: hasAdminPages(user), creditName: creditName(), articles: path.startsWith("/article"),
-              docCategories, articleCategories, loginHref, navigation,
+              docCategories, articleCategories, loginHref, navigation, enableRecharge,
             }} />
+            {/* A mark on the avatar, not a link: a target that small beside the avatar's would be hard to tap. */}
+            {vipIcon !== null ? <span className="mobile-vip"><VipIcon icon={vipIcon} size={16} /></span> : null}
           </div>
         </div>
       </header>

@@ -10,15 +10,26 @@ import { llmSettingsPanel } from "#src/features/ai/admin/views.tsx";
 import { Island } from "#src/views/Island.tsx";
 import AdminConfigForm from "#islands/admin/AdminConfigForm.tsx";
 import { renderAdmin } from "../page.tsx";
+import { payScreen } from "./pay.tsx";
 
 export const configRoutes = new Hono<AppEnv>();
 
 // Panels a feature shows below its group's form (e.g. the e-mail test), keyed by group name.
-const EXTRAS: Record<string, (c: AppContext) => ReactNode> = { email: emailTestCard, search: searchIndexCard };
+const EXTRAS: Record<string, (c: AppContext) => ReactNode> = {
+  email: emailTestCard,
+  search: searchIndexCard,
+  vip: () => <p className="adm-card adm-muted">VIP 套餐（名称、时长、价格、权益说明）在 <a href="/admin/user/vip">用户管理 → VIP 管理</a> 中设置。</p>,
+};
 // Groups whose form is their own island (llm: provider presets fill base_url, plus 测试连接).
 const FORMS: Record<string, (c: AppContext) => ReactNode> = { llm: llmSettingsPanel };
 
-// Every settings group has its screen at /admin/config/<group>; the menu lists the same groups.
+// Payment and recharge settings share one screen with the WeChat Pay certificate panel (issue 10);
+// their old per-group addresses lead there. Registered before the generic route, which would 404 "pay".
+configRoutes.get("/admin/config/pay", adminPage, (c) => renderAdmin(c, { title: "支付设置", active: "config/pay", children: payScreen(c) }));
+configRoutes.get("/admin/config/payment", adminPage, (c) => c.redirect("/admin/config/pay", 302));
+configRoutes.get("/admin/config/recharge", adminPage, (c) => c.redirect("/admin/config/pay", 302));
+
+// Every other settings group has its screen at /admin/config/<group>; the menu lists the same screens.
 configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {
   const group = c.req.param("group");
   const def = GROUP_BY_NAME.get(group);

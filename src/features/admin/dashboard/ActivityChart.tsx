@@ -1,7 +1,7 @@
 import type { ActivityDay } from "./service.ts";
 
-/** One bar of each day: the day's field `key`, drawn in `color`. */
-export interface ChartSeries<K extends string = string> { key: K; label: string; color: string }
+/** One bar of each day: the day's field `key`, drawn in `color`; `format` spells a value (e.g. money). */
+export interface ChartSeries<K extends string = string> { key: K; label: string; color: string; format?: (v: number) => string }
 type Day<K extends string> = { day: string } & Record<K, number>;
 
 const SERIES: readonly ChartSeries<"users" | "attachments" | "jobs">[] = [
@@ -27,13 +27,16 @@ const NARROW: Frame = { w: 360, h: 220, font: 11, labelEvery: 2, className: "adm
 const COMPACT: Frame = { w: 400, h: 190, font: 12, labelEvery: 2, className: "adm-chart-compact" };
 
 function Bars<K extends string>({ days, series, f, label }: { days: Day<K>[]; series: readonly ChartSeries<K>[]; f: Frame; label: string }) {
-  const pad = { left: f.font * 3, right: 6, top: 10, bottom: f.font * 2.4 };
+  // Narrow day slots (a month in a compact chart) leave the last day's label room to end inside.
+  const pad = { left: f.font * 3, right: Math.max(6, f.font * 1.6 - (f.w - f.font * 3) / days.length / 2), top: 10, bottom: f.font * 2.4 };
   const max = niceMax(Math.max(0, ...days.flatMap((d) => series.map((s) => d[s.key]))));
   const plotH = f.h - pad.top - pad.bottom;
   const slot = (f.w - pad.left - pad.right) / days.length;
   const bar = Math.min(12, (slot - 4) / series.length);
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
   const ticks = [0, 1, 2, 3, 4].map((i) => (max / 4) * i);
+  // A day label needs about four font sizes of width; longer ranges (30 days) label fewer days.
+  const every = Math.max(f.labelEvery, Math.ceil(days.length / Math.floor((f.w - pad.left - pad.right) / (f.font * 4))));
   // Large axes (tokens) read better as 1.2万 / 3亿 than as long digit runs.
   const tick = (t: number) => (t >= 1e8 ? `${+(t / 1e8).toFixed(1)}亿` : t >= 1e4 ? `${+(t / 1e4).toFixed(1)}万` : Number.isInteger(t) ? t : t.toFixed(1));
   return (
@@ -51,9 +54,9 @@ function Bars<K extends string>({ days, series, f, label }: { days: Day<K>[]; se
             {series.map((s, j) => {
               const v = d[s.key];
               const h = Math.max(v ? 2 : 0, y(0) - y(v));
-              return <rect key={s.key} x={x0 + j * bar} y={y(0) - h} width={Math.max(1, bar - 1)} height={h} rx="1.5" fill={s.color}><title>{`${d.day} ${s.label}：${v}`}</title></rect>;
+              return <rect key={s.key} x={x0 + j * bar} y={y(0) - h} width={Math.max(1, bar - 1)} height={h} rx="1.5" fill={s.color}><title>{`${d.day} ${s.label}：${s.format ? s.format(v) : v}`}</title></rect>;
             })}
-            {(days.length - 1 - i) % f.labelEvery === 0 ? <text x={pad.left + i * slot + slot / 2} y={f.h - f.font * 0.8} textAnchor="middle" fontSize={f.font} fill="#8c8c8c">{d.day}</text> : null}
+            {(days.length - 1 - i) % every === 0 ? <text x={pad.left + i * slot + slot / 2} y={f.h - f.font * 0.8} textAnchor="middle" fontSize={f.font} fill="#8c8c8c">{d.day}</text> : null}
           </g>
         );
       })}
@@ -71,11 +74,11 @@ export function ActivityChart<K extends string = "users" | "attachments" | "jobs
   const list = (series ?? SERIES) as readonly ChartSeries<K>[];
   const rows = days as Day<K>[];
   const totals = list.map((s) => rows.reduce((n, d) => n + d[s.key], 0));
-  const label = `最近 ${days.length} 天${title}：${list.map((s, i) => `${s.label} ${totals[i]}`).join("，")}`;
+  const label = `最近 ${days.length} 天${title}：${list.map((s, i) => `${s.label} ${s.format ? s.format(totals[i]!) : totals[i]}`).join("，")}`;
   return (
     <figure className="adm-chart">
       <figcaption className="adm-legend">
-        {list.map((s, i) => <span key={s.key}><i style={{ background: s.color }} />{s.label}<b>{totals[i]!.toLocaleString("zh-CN")}</b></span>)}
+        {list.map((s, i) => <span key={s.key}><i style={{ background: s.color }} />{s.label}<b>{s.format ? s.format(totals[i]!) : totals[i]!.toLocaleString("zh-CN")}</b></span>)}
       </figcaption>
       {compact ? <Bars days={rows} series={list} f={COMPACT} label={label} /> : (
         <>

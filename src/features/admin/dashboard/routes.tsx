@@ -9,6 +9,8 @@ import { SearchStatsPanel } from "#src/features/search/recordsPanel.tsx";
 import { renderAdmin } from "../page.tsx";
 import { ActivityChart } from "./ActivityChart.tsx";
 import { AiUsagePanel } from "./AiUsagePanel.tsx";
+import { RevenuePanel } from "./RevenuePanel.tsx";
+import { revenue } from "./revenue.ts";
 import { chatStats } from "#src/features/ai/admin/chatAdmin.ts";
 import { envs } from "./envs.ts";
 import { activity, device, stats, type Stats } from "./service.ts";
@@ -55,6 +57,8 @@ function dashboard(c: AppContext) {
           <h2 className="adm-card-title">最近 14 天动态</h2>
           <ActivityChart days={days} />
         </section>
+        {/* Money is shown to those who may list orders. */}
+        {mayCall(c, "GET /api/v1/order/list") ? <RevenuePanel revenue={revenue(30)} /> : null}
         {mayCall(c, "GET /api/v1/stats") ? <SearchStatsPanel {...searchStats()} /> : null}
         {mayCall(c, "GET /api/v1/chat/stats") ? <AiUsagePanel days={chatStats(14)} /> : null}
         {/* It calls /device and /envs; a user granted other pages only would meet two 403s. */}

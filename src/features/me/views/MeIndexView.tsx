@@ -1,7 +1,11 @@
 import AvatarUpload from "#islands/account/AvatarUpload.tsx";
 import SignButton from "#islands/account/SignButton.tsx";
+import RechargeButton from "#islands/commerce/RechargeButton.tsx";
+import { setting } from "#src/features/settings/service.ts";
+import { VipBadge } from "#src/features/vip/views/VipBadge.tsx";
 import { formatDate } from "#src/lib/format.ts";
 import { Island } from "#src/views/Island.tsx";
+import { getManifest } from "#src/views/assets.tsx";
 import type { overviewOf } from "../service.ts";
 import { countsOf } from "../service.ts";
 import { Counts, CreditList, DynamicList, EmptyState, GroupChips } from "./parts.tsx";
@@ -21,6 +25,7 @@ export function MeIndexView({ data, creditName }: MeIndexProps) {
         <div className="me-hero-info">
           <h1 className="me-name">
             <span>{u.username}</span>
+            <VipBadge until={u.vip_until} size={20} />
             <GroupChips groups={data.groups} />
           </h1>
           <p className="me-signature">{u.signature || "这个人很懒，什么都没有留下"}</p>
@@ -35,6 +40,7 @@ export function MeIndexView({ data, creditName }: MeIndexProps) {
             <span className="muted">{creditName}</span>
           </div>
           <Island name="SignButton" component={SignButton} props={{ creditName, signed: data.signed }} />
+          {setting("recharge", "enable") ? <Island name="RechargeButton" component={RechargeButton} props={{ label: `${creditName}充值`, url: getManifest().islands.RechargeDialog ?? "" }} /> : null}
         </div>
       </section>
       <section className="card">

@@ -20,6 +20,7 @@ interface GroupTag { id: number; title: string; color: string }
 const LISTED = {
   id: user.id, username: user.username, realname: user.realname, email: user.email, mobile: user.mobile, avatar: user.avatar, status: user.status,
   is_root: user.is_root, credit_count: user.credit_count, doc_count: user.doc_count, created_at: user.created_at, login_at: user.login_at, last_login_ip: user.last_login_ip,
+  vip_until: user.vip_until,
 };
 type Listed = { [K in keyof typeof LISTED]: UserRow[K] };
 
@@ -35,7 +36,7 @@ function groupsOf(userIds: number[]): Map<number, GroupTag[]> {
 // group_id mirrors the write field so an edit form round-trips; enable is the list's switch.
 const view = (u: Listed, groups: GroupTag[]) => {
   const ids = groups.map((g) => g.id);
-  return { ...u, email: u.email ?? "", mobile: u.mobile ?? "", enable: u.status === 0, group_ids: ids, group_id: ids, groups };
+  return { ...u, email: u.email ?? "", mobile: u.mobile ?? "", enable: u.status === 0, is_vip: u.vip_until !== null && u.vip_until > Date.now(), group_ids: ids, group_id: ids, groups };
 };
 
 export interface UserQuery { wd?: string; group_id?: number; status?: 0 | 1; start?: number; end?: number; page: number; size: number }
