@@ -32,7 +32,30 @@ async function hydrate(el: HTMLElement) {
   }
 }
 
-for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) void hydrate(el);
+// Below-the-fold islands (data-hydrate="visible") load their code when they come near the viewport.
+// The marker is display: contents (no box of its own), so its first element is what gets observed.
+const waiting = new Map<Element, HTMLElement>();
+const whenVisible = typeof IntersectionObserver === "function"
+  ? new IntersectionObserver((entries, io) => {
+    for (const e of entries) {
+      const el = waiting.get(e.target);
+      if (!e.isIntersecting || !el) continue;
+      io.unobserve(e.target);
+      waiting.delete(e.target);
+      void hydrate(el);
+    }
+  }, { rootMargin: "400px 0px" })
+  : null;
+
+for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
+  const box = el.firstElementChild;
+  if (el.dataset.hydrate === "visible" && whenVisible && box) {
+    waiting.set(box, el);
+    whenVisible.observe(box);
+  } else {
+    void hydrate(el);
+  }
+}
 
 import { showFlash } from "./toast.ts";
 showFlash();

@@ -30,13 +30,17 @@ const absolute = (domain: string, path: string) => (/^https?:\/\//.test(path) ||
 
 /** Rendered after the body so it sees every island the page used; loads only their chunks. */
 function IslandScripts() {
-  const used = [...useAssets().islands];
+  const assets = useAssets();
+  const used = [...assets.islands];
   const m = getManifest();
   if (!used.length) return null;
   const chunks: Record<string, string> = {};
   for (const n of used) if (m.islands[n]) chunks[n] = m.islands[n];
   const preload = new Set<string>([...m.imports[m.client] ?? []]);
-  for (const u of Object.values(chunks)) {
+  // Islands that hydrate when visible are fetched then, not preloaded with the page.
+  for (const n of assets.eager) {
+    const u = m.islands[n];
+    if (!u) continue;
     preload.add(u);
     for (const i of m.imports[u] ?? []) preload.add(i);
   }

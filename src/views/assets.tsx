@@ -32,6 +32,8 @@ export function reloadManifest() {
 /** Per-render collector: which islands a page used, so the shell loads only those chunks. */
 export interface AssetCollector {
   islands: Set<string>;
+  /** islands hydrated at load (their chunks are preloaded); the others wait until visible */
+  eager: Set<string>;
 }
-export const AssetsContext = createContext<AssetCollector>({ islands: new Set() });
+export const AssetsContext = createContext<AssetCollector>({ islands: new Set(), eager: new Set() });
 export const useAssets = () => useContext(AssetsContext);

@@ -33,7 +33,7 @@ export async function renderPage(c: AppContext, page: ReactElement, opts: Render
   const css = [m.css.site!, ...(styles === "admin" ? [m.css.admin!] : [])];
   const info = requestInfo(c);
   const tree = (
-    <AssetsContext.Provider value={{ islands: new Set() }}>
+    <AssetsContext.Provider value={{ islands: new Set(), eager: new Set() }}>
       <RequestContext.Provider value={info}>
         <Document
           meta={opts.meta}
