@@ -15,6 +15,8 @@ import { oauthRoutes } from "#src/features/oauth/routes.tsx";
 import { emailRoutes } from "#src/features/email/routes.tsx";
 import { smsRoutes } from "#src/features/sms/routes.tsx";
 import { readerRoutes } from "#src/features/reader/routes.tsx";
+import { articleRoutes } from "#src/features/articles/routes.ts";
+import { commentRoutes } from "#src/features/comments/routes.ts";
 import { pageImageRoutes } from "#src/features/reader/pageImages.ts";
 import { categoryRoutes } from "#src/features/categories/routes.tsx";
 import { downloadRoutes } from "#src/features/downloads/routes.ts";
@@ -24,7 +26,10 @@ import { searchRecordRoutes } from "#src/features/search/recordsRoutes.tsx";
 import { exportRoutes } from "#src/features/export/routes.ts";
 import { chatRoutes } from "#src/features/ai/routes.ts";
 import { chatPageRoutes } from "#src/features/ai/pages.tsx";
+import { orderPageRoutes } from "#src/features/orders/pages.tsx";
 import { searchSuggestRoutes } from "#src/features/search/suggestRoutes.ts";
+import { orderRoutes } from "#src/features/orders/routes.ts";
+import { vipRoutes } from "#src/features/vip/routes.ts";
 import { AppError, payloadTooLarge, serviceBusy } from "#src/lib/errors.ts";
 import { isBusyError } from "#db/client.ts";
 import type { AppEnv } from "#src/http/context.ts";
@@ -74,6 +79,8 @@ export function createApp() {
   app.route("/", emailRoutes);
   app.route("/", smsRoutes);
   app.route("/", readerRoutes);
+  app.route("/", articleRoutes);
+  app.route("/", commentRoutes);
   app.route("/", categoryRoutes);
   app.route("/", downloadRoutes);
   app.route("/", documentRoutes);
@@ -83,6 +90,9 @@ export function createApp() {
   app.route("/", exportRoutes);
   app.route("/", chatRoutes);
   app.route("/", chatPageRoutes);
+  app.route("/", orderPageRoutes);
+  app.route("/", orderRoutes);
+  app.route("/", vipRoutes);
 
   registerPermissions(app);
 

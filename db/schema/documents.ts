@@ -1,5 +1,7 @@
-import { sqliteTable, integer, text, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, text, index, uniqueIndex, primaryKey, check } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { timestamps } from "./common.ts";
+import { article } from "./articles.ts";
 import { user } from "./users.ts";
 
 // status (spec §4): 0 pending, 1 converting, 2 converted, 3 failed, 4 disabled, 5 reconvert, 6 pending review, 7 review rejected
@@ -83,15 +85,23 @@ export const favorite = sqliteTable("favorite", {
 // reason (spec §3): 1 spam ads, 2 obscene, 3 fake prize, 4 sensitive info, 5 personal attack, 6 harassment.
 // status uses the generic statuses of spec §4 (features/reader/reasons.ts REPORT_STATUS):
 // 2 under review = pending (new reports), 0 normal = handled (the report was valid), 4 ignored.
+// A report names a document or an article, never both (report_target); NULLs keep the two
+// unique indexes apart, so each user reports each item once.
 export const report = sqliteTable("report", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  document_id: integer("document_id").notNull().references(() => document.id, { onDelete: "cascade" }),
+  document_id: integer("document_id").references(() => document.id, { onDelete: "cascade" }),
+  article_id: integer("article_id").references(() => article.id, { onDelete: "cascade" }),
   user_id: integer("user_id").notNull().references(() => user.id, { onDelete: "cascade" }),
   reason: integer("reason").notNull(),
   remark: text("remark").notNull().default(""),
   status: integer("status").notNull().default(2),
   ...timestamps,
-}, (t) => [uniqueIndex("report_user_document").on(t.user_id, t.document_id), index("report_status").on(t.status)]);
+}, (t) => [
+  check("report_target", sql`(document_id IS NULL) <> (article_id IS NULL)`),
+  uniqueIndex("report_user_document").on(t.user_id, t.document_id),
+  uniqueIndex("report_user_article").on(t.user_id, t.article_id),
+  index("report_status").on(t.status),
+]);
 
 export const download = sqliteTable("download", {
   id: integer("id").primaryKey({ autoIncrement: true }),

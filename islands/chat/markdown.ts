@@ -52,13 +52,14 @@ function mathHtml(tex: string, display: boolean, raw: string, block: boolean): s
 }
 
 type MathToken = Tokens.Generic & { tex: string; display: boolean };
-const INLINE_MATH: [RegExp, boolean][] = [
+// Exported so articles (features/articles/markdown.ts) accept exactly the delimiters the chat does.
+export const INLINE_MATH: [RegExp, boolean][] = [
   [/^\$\$([\s\S]+?)\$\$/, true],
   [/^\\\[([\s\S]+?)\\\]/, true],
   [/^\\\(([\s\S]+?)\\\)/, false],
   [/^\$(?!\s)((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)/, false],
 ];
-const BLOCK_MATH = /^ {0,3}(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])[ \t]*(?:\n+|$)/;
+export const BLOCK_MATH = /^ {0,3}(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])[ \t]*(?:\n+|$)/;
 const CITE = /^(?:\[(\d{1,3}(?:\s*[,，、]\s*\d{1,3})*)\]|【(\d{1,3}(?:\s*[,，、]\s*\d{1,3})*)】)(?!\()/;
 
 const md = new Marked({

@@ -7,12 +7,14 @@ const BENCHES = [
   ["startup", "scripts/bench/startup.ts"],
   ["size", "scripts/bench/size.ts"],
   ["ssr", "scripts/bench/ssr.ts"],
+  ["articles", "scripts/bench/articles.ts"],
   ["auth", "scripts/bench/auth.ts"],
   ["convert", "scripts/bench/convert.ts"],
   ["convert-load", "scripts/bench/convert-load.ts"],
   ["pages", "scripts/bench/pages.ts"],
   ["search", "scripts/bench/search.ts"],
   ["chat", "scripts/bench/chat.ts"],
+  ["orders", "scripts/bench/orders.ts"],
 ] as const;
 
 const results: [string, number][] = [];

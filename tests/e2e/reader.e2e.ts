@@ -226,7 +226,7 @@ describe("actions", () => {
     await page.getByText("还没有收藏").waitFor();
 
     await page.goto(`${server.url}/admin/report`);
-    await hydrated(page, "AdminTable");
+    await hydrated(page, "AdminReportList");
     expect(await page.locator(".adm-table tbody").textContent()).toContain("虚假中奖");
   }, TEST_TIMEOUT_MS);
 });

@@ -1,4 +1,4 @@
-// Sitemaps (§9): the index lists the pages part and documents-N files of 10,000 visible documents
+// Sitemaps (§9): the index lists the pages and articles parts and documents-N files of 10,000 visible documents
 // each; files are generated to DATA_DIR/sitemap by the "sitemap.generate" job (daily, and moved to
 // now by PUT /api/v1/sitemap) and served from disk, or built on the fly before the first run.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -42,7 +42,7 @@ describe("before any generation: built on the fly", () => {
     const r = await get("/sitemap.xml");
     expect(r.status).toBe(200);
     expect(r.res.headers.get("content-type")).toBe("application/xml; charset=utf-8");
-    expect(locs(r.text)).toEqual([`${ORIGIN}/sitemap/pages.xml`, `${ORIGIN}/sitemap/documents-1.xml`, `${ORIGIN}/sitemap/documents-2.xml`]);
+    expect(locs(r.text)).toEqual([`${ORIGIN}/sitemap/pages.xml`, `${ORIGIN}/sitemap/articles.xml`, `${ORIGIN}/sitemap/documents-1.xml`, `${ORIGIN}/sitemap/documents-2.xml`]);
   });
 
   test("documents-1 holds 10,000 URLs with lastmod; documents-2 the rest; hidden documents never", async () => {
@@ -80,7 +80,7 @@ describe("generated files", () => {
     getSqlite().run("UPDATE document SET status = 4 WHERE uuid >= 'u10000'");
     await generateSitemaps(ORIGIN);
     expect(readdirSync(dir).sort()).toEqual(["documents-1.xml", "manifest.json"]);
-    expect(locs((await get("/sitemap.xml")).text)).toEqual([`${ORIGIN}/sitemap/pages.xml`, `${ORIGIN}/sitemap/documents-1.xml`]);
+    expect(locs((await get("/sitemap.xml")).text)).toEqual([`${ORIGIN}/sitemap/pages.xml`, `${ORIGIN}/sitemap/articles.xml`, `${ORIGIN}/sitemap/documents-1.xml`]);
     getSqlite().run("UPDATE document SET status = 2 WHERE uuid >= 'u10000' AND uuid LIKE 'u%'");
   });
 });

@@ -1,7 +1,7 @@
-// Sections not built yet (src/features/site/sections.ts): while `articles` and `vip` are off, no page
-// a visitor or a member reaches links to /post, /article* or /joinvip, whatever the stored
-// navigation, banners and footer settings say; the stored values themselves are left alone.
-// Written for both flags off: the issue that turns one on updates the expectations here.
+// Sections of the product (src/features/site/sections.ts): while one is off, no page links to it,
+// whatever the stored navigation, banners and footer settings say. Both are built now (`vip` by the
+// commerce issue, `articles` by the articles issue), so the stored links into them show again: the
+// check below still runs over every page and would catch a link into a section switched off.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { getDb, getSqlite } from "#db/client.ts";
@@ -47,34 +47,37 @@ const cookie = (token: string) => ({ accept: "text/html", cookie: `wk_token=${to
 const get = (path: string, token?: string) => t.req("GET", path, { headers: token ? cookie(token) : { accept: "text/html" } });
 
 /** Paths of the sections that are off, written out here rather than taken from sectionOf. */
-const UNBUILT = [!SECTIONS.articles && /^\/(?:post|article)(?:[/?#]|$)/i, !SECTIONS.vip && /^\/joinvip(?:[/?#]|$)/i].filter((r): r is RegExp => !!r);
+const UNBUILT = [!SECTIONS.articles ? /^\/(?:post|article)(?:[/?#]|$)/i : null, !SECTIONS.vip ? /^\/joinvip(?:[/?#]|$)/i : null].filter((r): r is RegExp => !!r);
+/** The patterns a switched-off section would have, to prove the check itself works. */
+const ALL = [/^\/(?:post|article)(?:[/?#]|$)/i, /^\/joinvip(?:[/?#]|$)/i];
 
 /** Every link in the HTML into an unbuilt section: attributes and island props (JSON) alike. */
-function unbuiltLinks(html: string): string[] {
+function unbuiltLinks(html: string, patterns = UNBUILT): string[] {
   const decoded = html.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
   const hrefs = [...decoded.matchAll(/href="([^"]*)"|"(?:href|url|link)":"([^"]*)"/g)].map((m) => (m[1] ?? m[2]!).trim());
-  return hrefs.filter((h) => UNBUILT.some((re) => re.test(h)));
+  return hrefs.filter((h) => patterns.some((re) => re.test(h)));
 }
 
 describe("sections.ts", () => {
-  test("flags are off and classify same-site paths only", () => {
-    expect(SECTIONS).toEqual({ articles: false, vip: false });
+  test("both sections are on; they classify same-site paths only", () => {
+    expect(SECTIONS).toEqual({ articles: true, vip: true });
     for (const h of ["/post", "/post?x=1", "/article", "/article?category_id=3", "/article/about", "/ARTICLE"]) expect(sectionOf(h)).toBe("articles");
     for (const h of ["/joinvip", "/joinvip?from=me"]) expect(sectionOf(h)).toBe("vip");
     for (const h of ["/", "/me/article", "/user/1/article", "/me/vip", "/posts", "/articles", "https://x.test/article", "//x.test/post", ""]) expect(sectionOf(h)).toBeNull();
-    expect(isBuilt("/joinvip")).toBe(false);
+    expect(isBuilt("/joinvip")).toBe(true);
+    expect(isBuilt("/post")).toBe(true);
     expect(isBuilt("/category")).toBe(true);
   });
 });
 
 describe("no links into unbuilt sections", () => {
-  const pages = () => ["/", "/category", `/document/${docUuid}`, `/search?wd=${encodeURIComponent("口算")}`, `/user/${t.userId}`, `/user/${t.userId}/article`];
+  const pages = () => ["/", "/category", `/document/${docUuid}`, `/search?wd=${encodeURIComponent("口算")}`, `/user/${t.userId}`, `/user/${t.userId}/article`, "/joinvip"];
   const mePages = ["/me", "/me/document", "/me/article", "/me/order", "/me/vip", "/me/profile"];
 
   test("the check itself finds such links", () => {
-    expect(UNBUILT.length).toBe(2);
-    expect(unbuiltLinks('<a href="/post">x</a><a href="/article?category_id=1">y</a><a href="/me/article">z</a><i data-props="{&quot;href&quot;:&quot;/joinvip&quot;}"></i>'))
-      .toEqual(["/post", "/article?category_id=1", "/joinvip"]);
+    expect(UNBUILT.length).toBe(0);
+    expect(unbuiltLinks('<a href="/post">x</a><a href="/article?category_id=1">y</a><a href="/me/article">z</a><i data-props="{&quot;href&quot;:&quot;/post?a=1&quot;}"></i><a href="/joinvip">v</a>', ALL))
+      .toEqual(["/post", "/article?category_id=1", "/post?a=1", "/joinvip"]);
   });
 
   test("anonymous visitor: public pages", async () => {
@@ -99,34 +102,38 @@ describe("no links into unbuilt sections", () => {
   test("what is left still shows: real navigation children, the real banner and footer link", async () => {
     const r = await get("/", t.userToken);
     expect(r.text).toContain(">小学资料</a>");
-    expect(r.text).not.toContain("VIP 会员</a>");
-    // A group whose only child pointed into an unbuilt section is gone; one with a real child stays.
+    // VIP is built: its navigation entry, the child inside 更多 and the banner link are back.
+    expect(r.text).toMatch(/href="\/joinvip"[^>]*>VIP 会员<\/a>/);
+    expect(r.text).toMatch(/href="\/joinvip"[^>]*>加入 VIP<\/a>/);
+    // Articles are built: the stored entries into them, the fixed 文章资讯 entry and the home block show.
     expect(r.text).toContain(">更多<");
-    expect(r.text).not.toContain(">资讯<");
-    expect(r.text).not.toContain("文章资讯");
-    expect(r.text).not.toContain("最新文章");
+    expect(r.text).toContain(">资讯<");
+    expect(r.text).toContain('href="/article/1"');
+    expect(r.text).toContain('href="/post?from=nav"');
+    expect(r.text).toContain("文章资讯");
+    expect(r.text).toContain("最新文章");
     expect(r.text).toContain('href="/category">用户协议</a>');
-    expect(r.text).not.toContain("关于我们");
-    // The VIP banner still shows, just not as a link.
-    expect(r.text).toContain('title="开通 VIP"');
+    expect(r.text).toContain('href="/article/about"');
+    expect(r.text).toMatch(/<a class="banner" href="\/joinvip" title="开通 VIP"/);
     expect(r.text).toMatch(/<a class="banner" href="\/category\/\d+" title="考研资料"/);
     // Stored values are untouched.
     expect(getSqlite().query("select value from config where category = 'footer' and name = 'about'").get()).toEqual({ value: "/article/about" });
     expect(getSqlite().query("select count(*) as n from navigation where fixed = 'article' and enable = 1").get()).toEqual({ n: 1 });
   });
 
-  test("me and homepage tabs: no 我的文章 / 文章 tab, but their pages still answer", async () => {
+  test("me and homepage tabs: 我的文章 and the 文章 tab", async () => {
     const me = await get("/me", t.userToken);
-    expect(me.text).not.toContain("我的文章");
+    expect(me.text).toContain("我的文章");
     const home = await get(`/user/${t.userId}`, t.userToken);
-    expect(home.text).not.toContain(`href="/user/${t.userId}/article"`);
+    expect(home.text).toContain(`href="/user/${t.userId}/article"`);
     expect((await get(`/user/${t.userId}/article`, t.userToken)).status).toBe(200);
   });
 
-  test("the sitemap lists no article pages", () => {
+  test("the sitemap lists the article pages, and nothing unbuilt", () => {
     const locs = sitemapParts.flatMap((p) => p.urls().map((u) => u.loc));
     expect(locs).toContain("/category");
     expect(locs.filter((l) => !isBuilt(l))).toEqual([]);
-    expect(locs).not.toContain(`/article?category_id=${articleCat}`);
+    expect(locs).toContain("/article");
+    expect(locs).toContain(`/article?category_id=${articleCat}`);
   });
 });

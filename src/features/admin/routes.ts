@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "#src/http/context.ts";
 import { aiAdminRoutes } from "#src/features/ai/admin/routes.ts";
+import { orderAdminPages } from "#src/features/orders/adminPages.tsx";
+import { vipAdminPages } from "#src/features/vip/adminPages.tsx";
 import { advertisementRoutes } from "./advertisement/routes.tsx";
 import { attachmentRoutes } from "./attachment/routes.tsx";
 import { bannerRoutes } from "./banner/routes.tsx";
@@ -19,3 +21,5 @@ adminRoutes.route("/", bannerRoutes);
 adminRoutes.route("/", advertisementRoutes);
 adminRoutes.route("/", attachmentRoutes);
 adminRoutes.route("/", aiAdminRoutes);
+adminRoutes.route("/", orderAdminPages);
+adminRoutes.route("/", vipAdminPages);

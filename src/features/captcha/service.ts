@@ -15,8 +15,12 @@ export type CaptchaType = "string" | "math" | "digit";
 interface Entry { answer: string; purpose: CaptchaPurpose | null; expires: number }
 const store = new Map<string, Entry>();
 
-/** Whether the security switch for this purpose (security.enable_captcha_<purpose>) is on. */
-export const captchaEnabled = (purpose: CaptchaPurpose) => !!setting<boolean>("security", `enable_captcha_${purpose}`);
+/**
+ * Whether this form needs a captcha: security.enable_captcha_<purpose>, except comments, whose
+ * switch sits with the other comment settings (comment.enable_captcha).
+ */
+export const captchaEnabled = (purpose: CaptchaPurpose) =>
+  !!(purpose === "comment" ? setting<boolean>("comment", "enable_captcha") : setting<boolean>("security", `enable_captcha_${purpose}`));
 
 const randomInt = (n: number) => crypto.getRandomValues(new Uint32Array(1))[0]! % n;
 const randomFrom = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join("");

@@ -1,5 +1,6 @@
 import { asc, count, eq, getTableColumns, inArray } from "drizzle-orm";
 import { getDb, getSqlite } from "#db/client.ts";
+import { article } from "#db/schema/articles.ts";
 import { document, documentCategory } from "#db/schema/documents.ts";
 import { category } from "#db/schema/site.ts";
 import { crudService } from "#src/features/admin/crud/service.ts";
@@ -43,7 +44,9 @@ function hasDocuments(ids: number[]): boolean {
   const db = getDb();
   const chained = db.select({ n: count() }).from(documentCategory).where(inArray(documentCategory.category_id, ids)).get()!.n;
   // Leaf ids too: a document whose chain was never written still points at its category.
-  return chained > 0 || db.select({ n: count() }).from(document).where(inArray(document.category_id, ids)).get()!.n > 0;
+  if (chained > 0 || db.select({ n: count() }).from(document).where(inArray(document.category_id, ids)).get()!.n > 0) return true;
+  // Articles (recycle bin included) keep only their leaf category.
+  return db.select({ n: count() }).from(article).where(inArray(article.category_id, ids)).get()!.n > 0;
 }
 
 const crud = crudService({

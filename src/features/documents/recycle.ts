@@ -12,6 +12,7 @@ import { likeAny, withNames } from "./service.ts";
 import { DOC_STATUS } from "./status.ts";
 import { removeDocumentFiles } from "./storage.ts";
 import { ATTACHMENT_DOCUMENT } from "./upload.ts";
+import { commentersOf, refreshUserCommentCounts } from "#src/features/comments/counts.ts";
 
 export function listRecycle(q: { page: number; size: number; wd?: string }) {
   const cond = and(isNotNull(document.deleted_at), likeAny(q.wd, [document.title, document.keywords, document.uuid]));
@@ -46,6 +47,8 @@ export function purgeDocuments(ids: number[], opts: { ban?: boolean; reason?: st
   const rows = inRecycle(ids);
   const docIds = rows.map((r) => r.id);
   const hashes = [...new Set(rows.map((r) => r.hash))];
+  // Comments go with the documents (ON DELETE CASCADE); their authors' counts are recounted after.
+  const commenters = commentersOf({ documentIds: docIds });
   const unused = getDb().transaction((tx) => {
     tx.delete(document).where(inArray(document.id, docIds)).run();
     for (const id of docIds) unindexDocument(id, tx);
@@ -63,6 +66,7 @@ export function purgeDocuments(ids: number[], opts: { ban?: boolean; reason?: st
   });
   for (const h of unused) removeDocumentFiles(h);
   refreshUserDocCounts(rows.map((r) => r.user_id));
+  refreshUserCommentCounts(commenters);
   bumpContentVersion();
   return { deleted: rows.length, removedFiles: unused.length };
 }

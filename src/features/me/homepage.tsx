@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Avatar } from "#islands/site/UserMenu.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
 import { UserDocuments } from "#src/features/documents/views/UserDocuments.tsx";
+import { UserArticles } from "#src/features/articles/views/UserArticles.tsx";
 import { renderNotFound } from "#src/features/site/errorPages.tsx";
 import { SECTIONS } from "#src/features/site/sections.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
@@ -10,6 +11,7 @@ import { formatDate } from "#src/lib/format.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import { renderPage } from "#src/views/render.tsx";
+import { VipBadge } from "#src/features/vip/views/VipBadge.tsx";
 import { listDynamic } from "./dynamic.ts";
 import { countsOf, homepageOf } from "./service.ts";
 import { Counts, DynamicList, EmptyState, GroupChips } from "./views/parts.tsx";
@@ -34,7 +36,7 @@ function Shell({ data: { user: u, groups }, mine, tab, children }: { data: Homep
         <section className="card user-hero">
           <Avatar src={u.avatar} name={u.username} size={96} />
           <div className="user-hero-info">
-            <h1 className="me-name"><span>{u.username}</span><GroupChips groups={groups} /></h1>
+            <h1 className="me-name"><span>{u.username}</span><VipBadge until={u.vip_until} size={20} /><GroupChips groups={groups} /></h1>
             <p className="me-signature">{u.signature || "这个人很懒，什么都没有留下"}</p>
             <p className="muted me-meta"><span>{`加入于 ${formatDate(u.created_at)}`}</span>{mine ? <a href="/me/profile">编辑资料 ›</a> : null}</p>
           </div>
@@ -96,6 +98,10 @@ homepageRoutes.get("/user/:id{[0-9]+}/document", (c) =>
   }));
 
 homepageRoutes.get("/user/:id{[0-9]+}/article", (c) =>
-  render(c, "article", (_id, mine) => mine
-    ? <EmptyState title="你还没有发布文章" text="发布的文章会展示在你的个人主页上。" action={SECTIONS.articles ? { href: "/post", label: "发布文章" } : undefined} />
-    : <EmptyState title="TA 还没有发布文章" />));
+  render(c, "article", (id, mine) => {
+    const page = Math.max(1, Math.min(10_000, Number(c.req.query("page")) || 1));
+    const empty = mine
+      ? <EmptyState title="你还没有发布文章" text="发布的文章（需要审核的在审核通过后）会展示在你的个人主页上。" action={{ href: "/post", label: "发布文章" }} />
+      : <EmptyState title="TA 还没有发布文章" />;
+    return <UserArticles userId={id} page={page} empty={empty} />;
+  }));

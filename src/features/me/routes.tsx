@@ -2,21 +2,21 @@ import { Hono } from "hono";
 import PasswordForm from "#islands/account/PasswordForm.tsx";
 import ProfileForm from "#islands/account/ProfileForm.tsx";
 import { findUserById } from "#src/features/auth/users.ts";
-import { creditName, getSettings } from "#src/features/settings/service.ts";
-import { SECTIONS } from "#src/features/site/sections.ts";
+import { creditName } from "#src/features/settings/service.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { unauthorized } from "#src/lib/errors.ts";
 import { Island } from "#src/views/Island.tsx";
 import { renderPage } from "#src/views/render.tsx";
 import { MyDocuments } from "#src/features/documents/views/MyDocuments.tsx";
+import { MyArticles } from "#src/features/articles/views/MyArticles.tsx";
 import { MyDownloads } from "#src/features/downloads/views/MyDownloads.tsx";
 import { meApi } from "./api.ts";
 import { homepageRoutes } from "./homepage.tsx";
 import { overviewOf } from "./service.ts";
 import { MeIndexView } from "./views/MeIndexView.tsx";
 import { MeLayout } from "./views/MeLayout.tsx";
-import { EmptyState } from "./views/parts.tsx";
 import { MeFavorites } from "#src/features/reader/views/MeFavorites.tsx";
+import { myOrdersBody, myVipBody } from "#src/features/vip/pages.tsx";
 
 /** The personal centre (/me and its children), the public homepage (/user/{id}) and their APIs. */
 export const meRoutes = new Hono<AppEnv>();
@@ -57,8 +57,7 @@ meRoutes.get("/me/password", (c) => {
 // will appear here and links to the action that fills it once that section exists (sections.ts).
 meRoutes.get("/me/document", (c) => page(c, "我的文档", card("我的文档", <MyDocuments userId={self(c).id} />)));
 
-meRoutes.get("/me/article", (c) =>
-  page(c, "我的文章", card("我的文章", <EmptyState title="还没有发布过文章" text="写下你的经验与见解，发布后的文章会出现在这里。" action={SECTIONS.articles ? { href: "/post", label: "发布文章" } : undefined} />)));
+meRoutes.get("/me/article", (c) => page(c, "我的文章", card("我的文章", <MyArticles userId={self(c).id} />)));
 
 meRoutes.get("/me/download", (c) => {
   const n = Math.max(1, Math.min(10_000, Math.floor(Number(c.req.query("page"))) || 1));
@@ -68,16 +67,7 @@ meRoutes.get("/me/download", (c) => {
 meRoutes.get("/me/favorite", (c) =>
   page(c, "我的收藏", card("我的收藏", <MeFavorites userId={self(c).id} page={c.req.query("page")} />)));
 
-meRoutes.get("/me/order", (c) => {
-  const s = getSettings();
-  const action = s.vip.enable && SECTIONS.vip ? { href: "/joinvip", label: "开通 VIP" } : { href: "/", label: "去发现文档" };
-  return page(c, "我的订单", card("我的订单", <EmptyState icon="order" title="还没有订单" text={`购买文档、开通 VIP 或${creditName()}充值后，订单会出现在这里。`} action={action} />));
-});
+// Orders and VIP belong to the commerce features (vip/pages.tsx); they render inside this layout.
+meRoutes.get("/me/order", (c) => page(c, "我的订单", card("我的订单", myOrdersBody(self(c).id, (k) => c.req.query(k)))));
 
-meRoutes.get("/me/vip", (c) => {
-  const on = !!getSettings().vip.enable;
-  const body = on
-    ? <EmptyState icon="vip" title="你还不是 VIP 会员" text="开通 VIP 后可免广告浏览，并享受会员专属权益。" action={SECTIONS.vip ? { href: "/joinvip", label: "开通 VIP" } : undefined} />
-    : <EmptyState icon="vip" title="本站暂未开放 VIP 会员" text="网站开放 VIP 后，你可以在这里开通与查看会员信息。" />;
-  return page(c, "VIP 会员", card("VIP 会员", body));
-});
+meRoutes.get("/me/vip", (c) => page(c, "VIP 会员", card("VIP 会员", myVipBody(self(c).id, (k) => c.req.query(k)))));

@@ -17,6 +17,8 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   // The document screens share one page group: list, recycle bin and review all use /api/v1/document/*.
   document: { label: "文档", page: "/admin/document" },
   language: { label: "文档语言", page: "/admin/document/language" },
+  // The article screens share one page group: list, recycle bin, review and settings use /api/v1/article/*.
+  article: { label: "文章", page: "/admin/article" },
   searchrecord: { label: "搜索记录", page: "/admin/document/searchrecord" },
   upload: { label: "上传", page: "/admin/banner" },
   user: { label: "用户", page: "/admin/user/list" },
@@ -26,9 +28,14 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   sms: { label: "短信", page: "/admin/user/sms" },
   email: { label: "邮件", page: "/admin/config" },
   report: { label: "举报", page: "/admin/report" },
+  comment: { label: "评论", page: "/admin/comment" },
   renew: { label: "搜索索引", page: "/admin/config" },
   chat: { label: "AI 对话", page: "/admin/ai/chat" },
   llm: { label: "大模型", page: "/admin/ai/llm" },
+  order: { label: "订单", page: "/admin/order" },
+  payment: { label: "支付记录", page: "/admin/order" },
+  wechatpay: { label: "微信支付证书", page: "/admin/config/pay" },
+  vip: { label: "VIP 套餐", page: "/admin/user/vip" },
 };
 
 /** Admin pages anyone with admin access may open (spec §6: AI management, its children, navigation). */

@@ -77,11 +77,13 @@ readerApi.get("/api/v1/favorite", validate("query", z.object({ document_id: docI
   return c.json({ favorited: !!f, id: f?.id ?? 0, document_id: c.req.valid("query").document_id, created_at: f?.created_at ?? 0 });
 });
 
+// A report names a document or an article (the article page posts here too).
 const reportBody = z.object({
-  document_id: docId,
+  document_id: docId.optional(),
+  article_id: z.coerce.number({ error: "文章 ID 不正确" }).int("文章 ID 不正确").positive("文章 ID 不正确").optional(),
   reason: z.number({ error: "请选择举报原因" }).int("请选择举报原因").min(1, "请选择举报原因").max(6, "请选择举报原因"),
   remark: z.string({ error: "补充说明格式不正确" }).max(255, "补充说明不能超过 255 个字").default(""),
-});
+}).refine((b) => !!b.document_id !== !!b.article_id, { message: "请指定要举报的文档或文章" });
 
 readerApi.post("/api/v1/report", validate("json", reportBody), (c) => {
   const u = me(c);

@@ -17,6 +17,7 @@ import { reportedBy } from "./reports.ts";
 import { myScore } from "./scores.ts";
 import { PendingView } from "./views/PendingView.tsx";
 import { ReaderView } from "./views/ReaderView.tsx";
+import { CommentsSection } from "#src/features/comments/views/CommentsSection.tsx";
 
 /** The reader page /document/{uuid}, its APIs and the admin report screen (page images: pageImages.ts). */
 export const readerRoutes = new Hono<AppEnv>();
@@ -60,7 +61,8 @@ readerRoutes.get("/document/:uuid", (c) => {
   return renderPage(
     c,
     <DefaultLayout>
-      <ReaderView doc={doc} crumbs={crumbs} uploader={uploaderOf(doc.user_id)} related={related} pages={pagesProps(c, doc, true)} actions={actions} creditName={creditName()} />
+      <ReaderView doc={doc} crumbs={crumbs} uploader={uploaderOf(doc.user_id)} related={related} pages={pagesProps(c, doc, true)} actions={actions} creditName={creditName()}
+        comments={<CommentsSection target={{ document_id: doc.id }} viewer={user} path={`/document/${doc.uuid}`} sort={c.req.query("comment_sort")} />} />
     </DefaultLayout>,
     { meta: { ...meta, image: doc.cover || undefined }, cache: true },
   );

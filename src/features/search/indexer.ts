@@ -5,6 +5,7 @@ import { log } from "#src/http/requestLog.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { enqueueOnce, getJob } from "#src/jobs/queue.ts";
 import { registerJob } from "#src/jobs/worker.ts";
+import { markdownText } from "#src/features/articles/markdown.ts";
 import { indexFingerprint, indexText } from "./text.ts";
 
 // Keeps search_fts in step with the documents' text. Calls run on the process's one connection,
@@ -59,6 +60,32 @@ export function indexDocument(id: number, _tx?: Tx) {
   }
 }
 
+/**
+ * Articles share the index above every document row: rowid = ARTICLE_ROWS + article id × 2^20 +
+ * part (0 title, keywords and description; 1 the body's text). `rowid >> 20` of an article row is
+ * 2^32 + id, which no document id reaches, so document queries never meet article rows.
+ */
+export const ARTICLE_ROWS = 2 ** 52;
+export const articleRowid = (articleId: number, part: number) => ARTICLE_ROWS + articleId * SPAN + part;
+
+export function unindexArticle(id: number, _tx?: Tx) {
+  ensureSearchTables();
+  getSqlite().query("DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?").run(articleRowid(id, 0), articleRowid(id, SPAN - 1));
+}
+
+/** (Re)indexes an article in any status; searches keep only approved ones outside the recycle bin. */
+export function indexArticle(id: number, _tx?: Tx) {
+  ensureSearchTables();
+  const db = getSqlite();
+  const a = db.query("SELECT title, keywords, description, content FROM article WHERE id = ?").get(id) as { title: string; keywords: string; description: string; content: string } | null;
+  unindexArticle(id);
+  if (!a) return;
+  const insert = db.query("INSERT INTO search_fts (rowid, title, keywords, description, body) VALUES (?, ?, ?, ?, ?)");
+  insert.run(articleRowid(id, 0), indexText(a.title), indexText(a.keywords.replace(/[,，;；、]/g, " ")), indexText(a.description), "");
+  const body = indexText(markdownText(a.content));
+  if (body) insert.run(articleRowid(id, 1), "", "", "", body);
+}
+
 function meta(key: string): string | null {
   ensureSearchTables();
   return (getSqlite().query("SELECT value FROM search_meta WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
@@ -89,8 +116,17 @@ export async function rebuildIndex(progress: (pct: number) => boolean | void = (
     progress(total ? Math.min(99, Math.floor((done / total) * 100)) : 99);
     await Bun.sleep(0);
   }
-  // Rows of documents that no longer exist (removed by something that bypassed unindexDocument).
-  db.query(`DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_fts WHERE (rowid >> ${PAGE_BITS}) NOT IN (SELECT id FROM document))`).run();
+  for (let lastArticle = 0; ;) {
+    if (signal?.aborted) throw signal.reason;
+    const ids = (db.query("SELECT id FROM article WHERE id > ? ORDER BY id LIMIT ?").all(lastArticle, BATCH) as { id: number }[]).map((r) => r.id);
+    if (!ids.length) break;
+    db.transaction(() => ids.forEach((id) => indexArticle(id))).immediate();
+    lastArticle = ids.at(-1)!;
+    await Bun.sleep(0);
+  }
+  // Rows of documents (and articles) that no longer exist (removed by something that bypassed unindexing).
+  db.query(`DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_fts WHERE rowid < ${ARTICLE_ROWS} AND (rowid >> ${PAGE_BITS}) NOT IN (SELECT id FROM document))`).run();
+  db.query(`DELETE FROM search_fts WHERE rowid IN (SELECT rowid FROM search_fts WHERE rowid >= ${ARTICLE_ROWS} AND ((rowid - ${ARTICLE_ROWS}) >> ${PAGE_BITS}) NOT IN (SELECT id FROM article))`).run();
   // Merge the index's segments: smaller on disk and faster to query after a bulk write.
   db.exec("INSERT INTO search_fts (search_fts) VALUES ('optimize')");
   db.transaction(() => {

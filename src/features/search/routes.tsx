@@ -48,7 +48,7 @@ searchRoutes.get("/search", (c) => {
     <DefaultLayout>
       <SearchView
         wd={q.wd} type={q.type} page={page} pages={pages} total={r.total} seconds={(r.spend_ms / 1000).toFixed(3)}
-        sort={q.sort} ext={q.ext} categoryId={q.category_id} categories={categories} hits={r.document}
+        sort={q.sort} ext={q.ext} categoryId={q.category_id} categories={categories} hits={r.document} articleHits={r.article}
       />
     </DefaultLayout>,
     {

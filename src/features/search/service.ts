@@ -2,6 +2,7 @@ import { getSqlite } from "#db/client.ts";
 import { EXT_FILTERS, type ExtKey } from "#src/features/categories/listing.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
+import { searchArticles, type ArticleHit } from "#src/features/articles/search.ts";
 import { highlight, snippet } from "./highlight.ts";
 import { PAGE_BITS, ensureSearchTables } from "./indexer.ts";
 import { indexFingerprint, parseQuery, type ParsedQuery } from "./text.ts";
@@ -39,7 +40,8 @@ export interface SearchHit {
   created_at: number;
 }
 
-export interface SearchResult { total: number; spend_ms: number; document: SearchHit[] }
+/** `article` holds the hits of a type 1 (articles) search; `document` is then empty. */
+export interface SearchResult { total: number; spend_ms: number; document: SearchHit[]; article?: ArticleHit[] }
 
 // bm25 column weights: a word in the title counts far more than one in the body.
 const RANK = "bm25(search_fts, 10.0, 5.0, 2.0, 1.0)";
@@ -162,8 +164,11 @@ export function searchDocuments(opts: SearchQuery): SearchResult {
   const q = narrowCommonPrefix(parseQuery(opts.wd ?? ""));
   const size = Math.min(50, Math.max(1, Math.floor(opts.size) || 10));
   const page = Math.max(1, Math.floor(opts.page) || 1);
-  // Articles join the index when they exist; until then an article search finds nothing.
-  if (opts.type === 1 || !q.terms.length) return { total: 0, spend_ms: spend(), document: [] };
+  if (!q.terms.length) return { total: 0, spend_ms: spend(), document: [], ...(opts.type === 1 ? { article: [] } : {}) };
+  if (opts.type === 1) {
+    const r = searchArticles(q, term, { size, page, maxPages: maxSearchPages(), categoryId: opts.category_id, sort: opts.sort });
+    return { total: r.total, spend_ms: spend(), document: [], article: r.article };
+  }
   const key = JSON.stringify([q, size, page, opts.category_id ?? 0, opts.ext ?? "", opts.sort ?? "relevance", contentVersion(), indexFingerprint()]);
   const hit = memo.get(key);
   if (hit && Date.now() - hit.at < MEMO_MS) return { total: hit.total, spend_ms: spend(), document: hit.document };

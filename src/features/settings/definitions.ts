@@ -5,6 +5,8 @@ import { oauthSettings } from "#src/features/oauth/settings.ts";
 import { EMAIL_GROUP } from "#src/features/email/settings.ts";
 import { smsSettings } from "#src/features/sms/settings.ts";
 import { LLM_GROUP } from "#src/features/ai/llm/settings.ts";
+import { ARTICLE_GROUP } from "#src/features/articles/settings.ts";
+import { COMMENT_GROUP } from "#src/features/comments/settings.ts";
 export type { GroupDef, SettingDef, InputType } from "./define.ts";
 
 export const GROUPS: GroupDef[] = [
@@ -49,7 +51,6 @@ export const GROUPS: GroupDef[] = [
       s("enable_register", "开放注册", "switch", true),
       s("enable_captcha_login", "登录需要验证码", "switch", false),
       s("enable_captcha_register", "注册需要验证码", "switch", false),
-      s("enable_captcha_comment", "评论需要验证码", "switch", false),
       s("enable_captcha_find_password", "找回密码需要验证码", "switch", false),
       s("enable_verify_register_email", "注册需要验证邮箱", "switch", false),
       s("enable_register_mobile", "开放手机号注册与登录", "switch", false),
@@ -76,7 +77,6 @@ export const GROUPS: GroupDef[] = [
     name: "download", label: "下载设置", public: true,
     settings: [
       s("enable_guest_download", "允许游客下载", "switch", false),
-      s("free_download_duration", "付费文档免费再次下载天数", "number", 0, { min: 0, max: 3650 }),
       s("times_every_day", "每人每天下载次数", "number", 20, { min: 0 }),
       s("times_every_ip", "每个 IP 每天下载次数", "number", 50, { min: 0 }),
       s("url_duration", "下载链接有效期（秒）", "number", 60, { min: 10, max: 86400 }),
@@ -162,6 +162,8 @@ export const GROUPS: GroupDef[] = [
       s("alipay_gateway", "支付宝网关地址", "text", "https://openapi.alipay.com/gateway.do", { maxLength: 512 }),
     ],
   },
+  ARTICLE_GROUP,
+  COMMENT_GROUP,
   oauthSettings,
   EMAIL_GROUP,
   LLM_GROUP,

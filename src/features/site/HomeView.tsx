@@ -1,6 +1,8 @@
 import { EmptyState } from "#src/features/categories/views/parts.tsx";
 import { DocumentCard, DocumentLines, DocumentList, ExtBadge, compactCount, type DocumentCardData } from "#src/views/components/DocumentCard.tsx";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
+import type { ArticleCardData } from "#src/features/articles/listing.ts";
+import { ArticleLines, ArticleList } from "#src/features/articles/views/parts.tsx";
 import { isBuilt, SECTIONS } from "./sections.ts";
 import type { CategoryNode } from "./layoutData.ts";
 
@@ -12,6 +14,8 @@ export interface HomeProps {
   /** newest documents of each top-level category's subtree, by category id */
   blocks: Record<number, DocumentCardData[]>;
   articleCategories: CategoryNode[];
+  /** newest approved articles, and those the admins recommend */
+  articles: { latest: ArticleCardData[]; recommended: ArticleCardData[] };
   sitename: string;
   description: string;
   creditName: string;
@@ -111,15 +115,20 @@ export function HomeView(p: HomeProps) {
 
       <AdSlot position="index_3" />
 
-      {/* The whole block waits for the articles section (sections.ts). */}
       {SECTIONS.articles ? (
-        <section className="card">
-          <div className="card-head"><h2 className="card-title">最新文章</h2><a href="/article" className="more">更多 ›</a></div>
-          {p.articleCategories.length ? (
-            <div className="chips">{p.articleCategories.map((c) => <a key={c.id} className="chip" href={`/article?category_id=${c.id}`}>{c.title}</a>)}</div>
-          ) : null}
-          <EmptyState title="还没有文章" text="发布你的第一篇文章，与大家分享经验。" action={{ href: "/post", label: "发布文章" }} />
-        </section>
+        <div className="home-articles">
+          <section className="card">
+            <div className="card-head"><h2 className="card-title">最新文章</h2><a href="/article" className="more">更多 ›</a></div>
+            {p.articleCategories.length ? (
+              <div className="chips">{p.articleCategories.map((c) => <a key={c.id} className="chip" href={`/article?category_id=${c.id}`}>{c.title}</a>)}</div>
+            ) : null}
+            {p.articles.latest.length ? <ArticleList items={p.articles.latest} headingLevel={3} /> : <EmptyState title="还没有文章" text="发布你的第一篇文章，与大家分享经验。" action={{ href: "/post", label: "发布文章" }} />}
+          </section>
+          <aside className="card">
+            <h2 className="card-title">推荐文章</h2>
+            {p.articles.recommended.length ? <ArticleLines items={p.articles.recommended} count="none" /> : <EmptyState compact title="暂无推荐文章" text="管理员推荐的优质文章会出现在这里。" />}
+          </aside>
+        </div>
       ) : null}
 
       <AdSlot position="index_4" />

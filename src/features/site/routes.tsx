@@ -6,6 +6,7 @@ import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
 import { getSqlite } from "#db/client.ts";
 import { blockDocuments, latestDocuments, recommendedDocuments } from "#src/features/categories/listing.ts";
+import { latestArticles, recommendedArticles } from "#src/features/articles/listing.ts";
 import { renderNotFound } from "./errorPages.tsx";
 import { HomeView } from "./HomeView.tsx";
 import { enabledBanners, layoutData } from "./layoutData.ts";
@@ -27,7 +28,7 @@ siteRoutes.get("/", (c) => {
     <DefaultLayout>
       <HomeView
         banners={enabledBanners(0)} categories={categories} articleCategories={d.articleCategories} sitename={String(sys.sitename)} description={String(sys.description)} creditName={creditName()}
-        recommended={recommendedDocuments(8)} latest={latestDocuments(12)} blocks={blocks}
+        recommended={recommendedDocuments(8)} latest={latestDocuments(12)} blocks={blocks} articles={{ latest: latestArticles(6), recommended: recommendedArticles(8) }}
       />
     </DefaultLayout>,
     { meta: { title: String(sys.title || sys.sitename), description: String(sys.description), keywords: String(sys.keywords), canonical: "/", exactTitle: true }, cache: true },

@@ -1,12 +1,12 @@
 /**
  * Optional sections of the product that are not built yet, as a fact about the code (no setting,
  * no env). While a section is off nothing links to it: a visitor must never meet a link to a 404.
- * - `articles`: the articles issue turns it on when it adds /article, /article/{id},
- *   /article?category_id=N and /post (publish article).
- * - `vip`: the commerce issue turns it on when it adds /joinvip.
+ * - `articles`: on since the articles issue added /article, /article/{identifier},
+ *   /article?category_id=N and /post (src/features/articles/pages.tsx).
+ * - `vip`: on since the commerce issue added /joinvip (src/features/vip/pages.tsx).
  * Pure (no imports), so islands import it as well as server views and scripts/seed.ts.
  */
-export const SECTIONS = { articles: false, vip: false } as const;
+export const SECTIONS = { articles: true, vip: true } as const;
 
 export type Section = keyof typeof SECTIONS;
 

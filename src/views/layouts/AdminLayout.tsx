@@ -18,9 +18,17 @@ const ICONS: Record<string, string> = {
   document: "M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zm4 18H6V4h7v5h5zM8 12h8v2H8zm0 4h8v2H8z",
   user: "M16 11c1.66 0 2.99-1.34 2.99-3S17.66 5 16 5s-3 1.34-3 3 1.34 3 3 3m-8 0c1.66 0 2.99-1.34 2.99-3S9.66 5 8 5 5 6.34 5 8s1.34 3 3 3m0 2c-2.33 0-7 1.17-7 3.5V19h14v-2.5c0-2.33-4.67-3.5-7-3.5m8 0c-.29 0-.62.02-.97.05 1.16.84 1.97 1.97 1.97 3.45V19h6v-2.5c0-2.33-4.67-3.5-7-3.5",
   report: "M5 21V4h9.5l.5 2H20v10h-6.5l-.5-2H7v7zm2-9h7.6l.5 2H18V8h-4.6l-.5-2H7z",
+  comment: "M20 2H4a2 2 0 0 0-2 2v18l4-4h14a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2m0 14H5.2L4 17.2V4h16zM7 6h10v2H7zm0 3h10v2H7zm0 3h7v2H7z",
   ai: "M12 2l1.6 3.4L17 7l-3.4 1.6L12 12l-1.6-3.4L7 7l3.4-1.6zM5 14h14a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4a2 2 0 0 1 2-2m0 2v4h14v-4zm2 1h2v2H7zm8 0h2v2h-2zM19 2l.8 1.7L21.5 4.5l-1.7.8L19 7l-.8-1.7-1.7-.8 1.7-.8z",
+  article: "M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2m0 16H5V5h14zM7 7h10v2H7zm0 4h10v2H7zm0 4h7v2H7z",
   attachment: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
+  order: "M19.5 3.5 18 2l-1.5 1.5L15 2l-1.5 1.5L12 2l-1.5 1.5L9 2 7.5 3.5 6 2 4.5 3.5 3 2v20l1.5-1.5L6 22l1.5-1.5L9 22l1.5-1.5L12 22l1.5-1.5L15 22l1.5-1.5L18 22l1.5-1.5L21 22V2zM19 19.09H5V4.91h14zM8.3 6.5h2.1l1.6 2.8 1.6-2.8h2.1l-2.3 3.6H15v1.4h-2v1h2v1.4h-2v2.1h-2v-2.1H9v-1.4h2v-1H9v-1.4h1.6z",
 };
+
+// The payment and recharge groups share one screen (/admin/config/pay), listed once where payment stood.
+const PAY_SCREEN = { key: "config/pay", label: "支付设置", href: "/admin/config/pay" };
+const configMenu = () => GROUPS.flatMap((g) =>
+  g.name === "payment" ? [PAY_SCREEN] : g.name === "recharge" ? [] : [{ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` }]);
 
 export interface MenuItem { key: string; label: string; href: string; icon: string; children?: { key: string; label: string; href: string }[] }
 
@@ -29,7 +37,7 @@ export const ADMIN_MENU: MenuItem[] = [
   { key: "dashboard", label: "控制面板", href: "/admin/dashboard", icon: "dashboard" },
   {
     key: "config", label: "系统设置", href: "/admin/config/system", icon: "config",
-    children: GROUPS.map((g) => ({ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` })),
+    children: configMenu(),
   },
   {
     key: "document", label: "文档管理", href: "/admin/document/list", icon: "document",
@@ -39,6 +47,15 @@ export const ADMIN_MENU: MenuItem[] = [
       { key: "document/recycle", label: "回收站", href: "/admin/document/recycle" },
       { key: "document/language", label: "语言管理", href: "/admin/document/language" },
       { key: "document/searchrecord", label: "搜索记录", href: "/admin/document/searchrecord" },
+    ],
+  },
+  {
+    key: "article", label: "文章管理", href: "/admin/article/list", icon: "article",
+    children: [
+      { key: "article/category", label: "分类管理", href: "/admin/article/category" },
+      { key: "article/list", label: "文章列表", href: "/admin/article/list" },
+      { key: "article/recycle", label: "回收站", href: "/admin/article/recycle" },
+      { key: "article/set", label: "文章设置", href: "/admin/article/set" },
     ],
   },
   {
@@ -56,14 +73,17 @@ export const ADMIN_MENU: MenuItem[] = [
       { key: "user/group", label: "用户组", href: "/admin/user/group" },
       { key: "user/permission", label: "权限管理", href: "/admin/user/permission" },
       { key: "user/punishment", label: "惩罚管理", href: "/admin/user/punishment" },
+      { key: "user/vip", label: "VIP 管理", href: "/admin/user/vip" },
       { key: "user/sms", label: "短信记录", href: "/admin/user/sms" },
     ],
   },
+  { key: "order", label: "订单管理", href: "/admin/order", icon: "order" },
   { key: "navigation", label: "导航管理", href: "/admin/navigation", icon: "navigation" },
   { key: "friendlink", label: "友情链接", href: "/admin/friendlink", icon: "friendlink" },
   { key: "banner", label: "横幅管理", href: "/admin/banner", icon: "banner" },
   { key: "advertisement", label: "广告管理", href: "/admin/advertisement", icon: "advertisement" },
   { key: "attachment", label: "附件管理", href: "/admin/attachment", icon: "attachment" },
+  { key: "comment", label: "评论管理", href: "/admin/comment", icon: "comment" },
   { key: "report", label: "举报管理", href: "/admin/report", icon: "report" },
 ];
 

@@ -15,7 +15,7 @@ import { moveInto, spoolMultipartFile, type SpooledFile } from "./spool.ts";
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const URL_PREFIX = "/uploads/";
 /** Upload kinds and the attachment type each records (spec §3 attachment types). */
-export const IMAGE_KINDS = { avatar: 1, banner: 5, category: 6, config: 7 } as const;
+export const IMAGE_KINDS = { avatar: 1, article: 3, banner: 5, category: 6, config: 7 } as const;
 export type ImageKind = keyof typeof IMAGE_KINDS;
 const SERVED_EXT = /\.(png|jpe?g|gif|webp)$/i;
 const SEGMENT = /^[\w][\w.-]*$/;

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import DocumentActions, { type DocumentActionsProps } from "#islands/reader/DocumentActions.tsx";
 import AskDocumentButton from "#islands/chat/AskDocumentButton.tsx";
 import { setting } from "#src/features/settings/service.ts";
@@ -12,15 +13,18 @@ import type { DocumentRow } from "../access.ts";
 import type { Crumb } from "../reader.ts";
 import type { RelatedDoc } from "../related.ts";
 import { DownloadSlot } from "./DownloadSlot.tsx";
+import { VipBadge } from "#src/features/vip/views/VipBadge.tsx";
 
 export interface ReaderViewProps {
   doc: DocumentRow;
   crumbs: Crumb[];
-  uploader: { id: number; username: string; avatar: string; doc_count: number } | null;
+  uploader: { id: number; username: string; avatar: string; doc_count: number; vip_until: number | null } | null;
   related: RelatedDoc[];
   pages: ReaderPagesProps | null;
   actions: DocumentActionsProps;
   creditName: string;
+  /** the CommentsSection of this document */
+  comments?: ReactNode;
 }
 
 /** Average score ×100 as five stars filled proportionally, and the number. */
@@ -64,7 +68,7 @@ function Side({ doc, uploader, related, creditName }: Pick<ReaderViewProps, "doc
         <section className="card reader-uploader">
           <a className="reader-uploader-link" href={`/user/${uploader.id}`}>
             <Avatar src={uploader.avatar} name={uploader.username} size={44} />
-            <span><strong>{uploader.username}</strong><span className="muted">{`上传文档 ${uploader.doc_count} 篇`}</span></span>
+            <span><strong className="reader-uploader-name">{uploader.username}<VipBadge until={uploader.vip_until} /></strong><span className="muted">{`上传文档 ${uploader.doc_count} 篇`}</span></span>
           </a>
         </section>
       ) : null}
@@ -88,7 +92,7 @@ function Side({ doc, uploader, related, creditName }: Pick<ReaderViewProps, "doc
   );
 }
 
-export function ReaderView({ doc, crumbs, uploader, related, pages, actions, creditName }: ReaderViewProps) {
+export function ReaderView({ doc, crumbs, uploader, related, pages, actions, creditName, comments }: ReaderViewProps) {
   return (
     <div className="container reader">
       <AdSlot position="document_top" />
@@ -118,6 +122,7 @@ export function ReaderView({ doc, crumbs, uploader, related, pages, actions, cre
           {pages ? <Island name="ReaderPages" component={ReaderPages} props={pages} /> : <p className="card reader-empty muted">该文档暂无可预览的页面，请下载后阅读。</p>}
           <EndNotice doc={doc} open={!pages || pages.initial >= pages.preview} />
           <AdSlot position="document_bottom" />
+          {comments ? <section id="comments" className="card reader-comments" aria-labelledby="comments-title">{comments}</section> : null}
         </div>
         <Side doc={doc} uploader={uploader} related={related} creditName={creditName} />
       </div>

@@ -3,6 +3,8 @@ import { EXT_FILTERS, type ExtKey } from "#src/features/categories/listing.ts";
 import { formatBytes, formatDate } from "#src/lib/format.ts";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import { ExtBadge, compactCount } from "#src/views/components/DocumentCard.tsx";
+import { ArticleSearchHits } from "#src/features/articles/views/ArticleSearchHits.tsx";
+import type { ArticleHit } from "#src/features/articles/search.ts";
 import { SEARCH_SORTS, type SearchHit, type SearchSort } from "../service.ts";
 
 export interface SearchViewProps {
@@ -17,6 +19,8 @@ export interface SearchViewProps {
   categoryId?: number;
   categories: { id: number; title: string; doc_count: number }[];
   hits: SearchHit[];
+  /** type 1: the article hits (hits is then empty) */
+  articleHits?: ArticleHit[];
 }
 
 /** URL of a search view with defaults left out, so equal views share one URL. */
@@ -111,9 +115,9 @@ export function SearchView(p: SearchViewProps) {
             </div>
           ) : null}
           {p.wd ? <p className="search-summary muted">{`共找到 ${p.total} 篇${p.type === 1 ? "文章" : "文档"}，用时 ${p.seconds} 秒`}</p> : null}
-          {p.hits.length ? (
+          {p.hits.length || p.articleHits?.length ? (
             <>
-              <ol className="search-hits">{p.hits.map((h) => <Hit key={h.uuid} h={h} />)}</ol>
+              {p.articleHits?.length ? <ArticleSearchHits hits={p.articleHits} /> : <ol className="search-hits">{p.hits.map((h) => <Hit key={h.uuid} h={h} />)}</ol>}
               <PageNav page={p.page} pages={p.pages} href={(n) => searchHref({ ...base, page: n })} />
             </>
           ) : <Empty p={p} />}
