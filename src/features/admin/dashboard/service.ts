@@ -3,21 +3,15 @@ import { statfsSync } from "node:fs";
 import { getSqlite } from "#db/client.ts";
 import { env } from "#src/env.ts";
 
-// Tables counted on the dashboard; documents and articles arrive with later issues, so a missing
-// table counts as 0 instead of failing.
+// Tables counted on the dashboard.
 const COUNTED = {
   user_count: "user", document_count: "document", article_count: "article", category_count: "category", attachment_count: "attachment",
   navigation_count: "navigation", friendlink_count: "friendlink", banner_count: "banner", advertisement_count: "advertisement",
 } as const;
 export type Stats = Record<keyof typeof COUNTED, number>;
 
-export function tableExists(name: string): boolean {
-  return !!getSqlite().query("select 1 from sqlite_master where type = 'table' and name = ?").get(name);
-}
-
 /** Row count of a known table; the name comes from the list above, never from a request. */
 function countRows(table: string): number {
-  if (!tableExists(table)) return 0;
   return (getSqlite().query(`select count(*) as n from "${table}"`).get() as { n: number }).n;
 }
 
