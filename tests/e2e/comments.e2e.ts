@@ -83,10 +83,10 @@ async function loginAsMember(page: Page) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
+/** Comments hydrate when scrolled near (Island hydrate="visible"): scroll first, then wait for it. */
 async function showComments(page: Page) {
-  await hydrated(page, "Comments");
-  await page.locator("#comments").scrollIntoViewIfNeeded();
   await page.evaluate(() => document.getElementById("comments")!.scrollIntoView({ block: "start" }));
+  await hydrated(page, "Comments");
 }
 
 async function expectAccessible(page: Page) {

@@ -283,9 +283,15 @@ describe("header behaviour", () => {
     await context.close();
   }, TEST_TIMEOUT_MS);
 
-  // It passed while /article answered 404 (the layout draws the header on the 404 page too); it
-  // comes back, asserting a 200 first, with the articles issue. The link crawl below covers /article.
-  test.todo("search placeholder follows the section: documents, articles under /article (needs /article to exist)");
+  test("search placeholder follows the section: documents, articles under /article", async () => {
+    const { page, context } = await openPage(browser, 1280);
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('input[aria-controls="header-suggest"]').getAttribute("placeholder")).toBe("搜索文档");
+    const r = await page.goto(`${server.url}/article`);
+    expect(r?.status()).toBe(200);
+    expect(await page.locator('input[aria-controls="header-suggest"]').getAttribute("placeholder")).toBe("搜索文章");
+    await context.close();
+  }, TEST_TIMEOUT_MS);
 
   test("right bar QR code pops over on hover", async () => {
     const { page, context } = await openPage(browser, 1280);
