@@ -1,8 +1,9 @@
 import { useEffect, useState, type ComponentType } from "react";
 import { api } from "../api.ts";
+import type { ReportDialogProps } from "../reader/ReportDialog.tsx";
 import { toast } from "../toast.ts";
 
-type ReportDialog = ComponentType<{ articleId: number; onClose: () => void; onDone: () => void }>;
+type ReportDialog = ComponentType<ReportDialogProps>;
 
 export interface ArticleActionsProps {
   articleId: number;
@@ -14,7 +15,7 @@ export interface ArticleActionsProps {
   reported: boolean;
   /** approved and public: the view counts, and sharing makes sense */
   visible: boolean;
-  /** the report dialog's module (ArticleReport.tsx), loaded on the first click of 举报 */
+  /** the report dialog's module (islands/reader/ReportDialog.tsx), loaded on the first click of 举报 */
   reportUrl: string;
 }
 
@@ -95,7 +96,7 @@ export default function ArticleActions(p: ArticleActionsProps) {
         ) : null}
       </div>
       <button type="button" className="btn btn-text doc-report" disabled={!ready || reported || !p.visible} onClick={openReport}>{reported ? "已举报" : "举报"}</button>
-      {Report ? <Report articleId={p.articleId} onClose={() => setReport(null)} onDone={() => (setReported(true), setReport(null))} /> : null}
+      {Report ? <Report target={{ article_id: p.articleId }} onClose={() => setReport(null)} onDone={() => (setReported(true), setReport(null))} /> : null}
     </div>
   );
 }

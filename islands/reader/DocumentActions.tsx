@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useState, type ComponentType } from "react";
 import { api } from "../api.ts";
-import { ReportDialog } from "./DocumentActionsReport.tsx";
+import type { ReportDialogProps } from "./ReportDialog.tsx";
 import { toast } from "../toast.ts";
 
 export interface DocumentActionsProps {
@@ -14,6 +14,8 @@ export interface DocumentActionsProps {
   /** the viewer's rating 1–5, 0 when not rated yet */
   myScore: number;
   reported: boolean;
+  /** the report dialog's module (ReportDialog.tsx), loaded on the first click of 举报 */
+  reportUrl: string;
 }
 
 const LABELS = ["很差", "较差", "一般", "推荐", "力荐"];
@@ -25,7 +27,7 @@ export default function DocumentActions(p: DocumentActionsProps) {
   const [mine, setMine] = useState(p.myScore);
   const [hover, setHover] = useState(0);
   const [busy, setBusy] = useState(false);
-  const [reporting, setReporting] = useState(false);
+  const [Report, setReport] = useState<ComponentType<ReportDialogProps> | null>(null);
   const [reported, setReported] = useState(p.reported);
   const login = `/login?redirect=${encodeURIComponent(p.path)}`;
 
@@ -62,7 +64,7 @@ export default function DocumentActions(p: DocumentActionsProps) {
 
   const openReport = () => {
     if (!p.loggedIn) return void (location.href = login);
-    setReporting(true);
+    import(/* @vite-ignore */ p.reportUrl).then((m: { default: ComponentType<ReportDialogProps> }) => setReport(() => m.default), () => toast("加载失败，请刷新页面后重试", "error"));
   };
 
   const shown = hover || mine;
@@ -84,7 +86,7 @@ export default function DocumentActions(p: DocumentActionsProps) {
         {shown ? <span className="rate-label">{LABELS[shown - 1]}</span> : null}
       </div>
       <button type="button" className="btn btn-text doc-report" disabled={reported} onClick={openReport}>{reported ? "已举报" : "举报"}</button>
-      {reporting ? <ReportDialog documentId={p.documentId} onClose={() => setReporting(false)} onDone={() => (setReported(true), setReporting(false))} /> : null}
+      {Report ? <Report target={{ document_id: p.documentId }} onClose={() => setReport(null)} onDone={() => (setReported(true), setReport(null))} /> : null}
     </div>
   );
 }

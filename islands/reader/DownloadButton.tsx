@@ -1,6 +1,5 @@
 import { type ComponentType, useEffect, useState } from "react";
 import type { BuyOffer } from "../commerce/BuyDialog.tsx";
-import { formatBytes } from "#src/lib/format.ts";
 import { api } from "../api.ts";
 import { toast } from "../toast.ts";
 
@@ -8,7 +7,8 @@ export interface DownloadButtonProps {
   uuid: string;
   price: number;
   ext: string;
-  size: number;
+  /** the file size as shown ("1.20 MB"), formatted on the server so the page ships no formatter */
+  sizeText: string;
   creditName: string;
   loggedIn: boolean;
   /** download.enable_guest_download: guests may fetch free documents without signing in */
@@ -28,7 +28,7 @@ type Dialog = ComponentType<{ offer: BuyOffer; creditName: string; onClose: () =
  * hands it to the browser, which saves the file (the attachment disposition keeps the page open).
  * Guests who may not download get a login link that comes back to this document.
  */
-export default function DownloadButton({ uuid, price, ext, size, creditName, loggedIn, guestDownload = false, compact = false, note, buy }: DownloadButtonProps) {
+export default function DownloadButton({ uuid, price, ext, sizeText, creditName, loggedIn, guestDownload = false, compact = false, note, buy }: DownloadButtonProps) {
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [Buy, setBuy] = useState<Dialog | null>(null);
@@ -39,7 +39,7 @@ export default function DownloadButton({ uuid, price, ext, size, creditName, log
   const info = compact ? null : (
     <span className="download-meta">
       <span className={price > 0 ? "download-price" : "download-price download-free"}>{priceText}</span>
-      <span className="download-file">{`${ext.replace(/^\./, "").toUpperCase()} · ${formatBytes(size)}`}</span>
+      <span className="download-file">{`${ext.replace(/^\./, "").toUpperCase()} · ${sizeText}`}</span>
     </span>
   );
 

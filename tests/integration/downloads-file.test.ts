@@ -167,7 +167,7 @@ describe("GET /api/v1/user/download and /me/download", () => {
 
 describe("islands/DownloadButton (server render, before hydration)", () => {
   const render = (p: Partial<DownloadButtonProps>) =>
-    renderToString(createElement(DownloadButton, { uuid: "abc123", price: 0, ext: "pdf", size: 2048, creditName: "魔豆", loggedIn: true, ...p }));
+    renderToString(createElement(DownloadButton, { uuid: "abc123", price: 0, ext: "pdf", sizeText: "2.00 KB", creditName: "魔豆", loggedIn: true, ...p }));
 
   test("a member sees the price and a button that waits for hydration", () => {
     const html = render({ price: 10 });

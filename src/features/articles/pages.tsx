@@ -82,7 +82,7 @@ articlePages.get("/article/:identifier{[A-Za-z0-9_-]{1,64}}", (c) => {
   const actions = {
     articleId: a.id, identifier: a.identifier, title: a.title, loggedIn: !!user, visible,
     favorited: !!(user && articleFavoriteOf(user.id, a.id)), favoriteCount: a.favorite_count, reported: !!(user && reportedArticleBy(user.id, a.id)),
-    reportUrl: getManifest().islands.ArticleReport ?? "",
+    reportUrl: getManifest().islands.ReportDialog ?? "",
   };
   const description = (a.description || a.title).slice(0, 200);
   return renderPage(

@@ -7,6 +7,7 @@ import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
 import ReaderPages, { type ReaderPagesProps } from "#islands/reader/ReaderPages.tsx";
 import { Island } from "#src/views/Island.tsx";
+import { getManifest } from "#src/views/assets.tsx";
 import { canManage, documentByUuid, isVisible, type DocumentRow } from "./access.ts";
 import { readerApi } from "./api.ts";
 import { favoriteOf } from "./favorites.ts";
@@ -55,7 +56,7 @@ readerRoutes.get("/document/:uuid", (c) => {
   const fav = user ? favoriteOf(user.id, doc.id) : null;
   const actions = {
     documentId: doc.id, path: `/document/${doc.uuid}`, loggedIn: !!user, favoriteId: fav?.id ?? 0, favoriteCount: doc.favorite_count,
-    myScore: user ? myScore(user.id, doc.id) : 0, reported: user ? reportedBy(user.id, doc.id) : false,
+    myScore: user ? myScore(user.id, doc.id) : 0, reported: user ? reportedBy(user.id, doc.id) : false, reportUrl: getManifest().islands.ReportDialog ?? "",
   };
   const related = relatedDocuments(doc, crumbs[0]?.id ?? 0);
   return renderPage(

@@ -32,7 +32,7 @@ export function MyDownloads({ userId, page, creditName }: { userId: number; page
               <td className="muted">{formatDateTime(r.created_at)}</td>
               <td className="num">
                 {r.document.available
-                  ? <Island name="DownloadButton" component={DownloadButton} props={{ uuid: r.document.uuid, price: r.redownload_price, ext: r.document.ext, size: r.document.size, creditName, loggedIn: true, compact: true }} />
+                  ? <Island name="DownloadButton" component={DownloadButton} props={{ uuid: r.document.uuid, price: r.redownload_price, ext: r.document.ext, sizeText: formatBytes(r.document.size), creditName, loggedIn: true, compact: true }} />
                   : <span className="muted">已下架</span>}
               </td>
             </tr>

@@ -7,6 +7,7 @@ import { creditName, getSettings } from "#src/features/settings/service.ts";
 import { getManifest } from "#src/views/assets.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { useRequest } from "#src/views/request.tsx";
+import { formatBytes } from "#src/lib/format.ts";
 
 export interface DownloadTarget { id: number; uuid: string; title: string; user_id: number; price: number; ext: string; size: number }
 
@@ -30,7 +31,7 @@ export function DownloadSlot({ doc }: { doc: DownloadTarget }) {
   const mine = user && doc.price > 0 ? priceFor(user.id, doc) : doc.price;
   const exchange = Number(s.recharge?.credit_exchange) || 0;
   const props = {
-    uuid: doc.uuid, price: mine, ext: doc.ext, size: doc.size, creditName: name, loggedIn: !!user,
+    uuid: doc.uuid, price: mine, ext: doc.ext, sizeText: formatBytes(doc.size), creditName: name, loggedIn: !!user,
     guestDownload: !!s.download?.enable_guest_download,
     note: user && doc.price > 0 && mine === 0 ? freeNote(user.id, !!user.is_vip, doc) : undefined,
     buy: user && mine > 0 ? {
