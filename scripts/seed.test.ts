@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sniffImage } from "#src/features/admin/attachment/image.ts";
 import { isBuilt, SECTIONS } from "#src/features/site/sections.ts";
+import { ARTICLE_ROWS, PAGE_BITS } from "#src/features/search/indexer.ts";
 
 const root = resolve(import.meta.dir, "..");
 const dataDir = mkdtempSync(join(tmpdir(), "wk-seed-"));
@@ -122,10 +123,26 @@ describe("seed", () => {
     expect(hrefs.filter((h) => !isBuilt(h))).toEqual([]);
   });
 
-  test("settings: site name and copyright year; no footer links to pages that do not exist yet", () => {
+  test("articles: published (approved) by the administrator in article categories, indexed for search", () => {
+    const rows = all<{ identifier: string; status: number; type: number; user_id: number; indexed: number }>(
+      // Article rows of the full-text index start at rowid 2^52 (search/indexer.ts ARTICLE_ROWS), PAGE_BITS rows per article.
+      `SELECT a.identifier, a.status, c.type, a.user_id,
+        (SELECT count(*) FROM search_fts WHERE rowid >= ${ARTICLE_ROWS} AND ((rowid - ${ARTICLE_ROWS}) >> ${PAGE_BITS}) = a.id) AS indexed
+       FROM article a JOIN category c ON c.id = a.category_id ORDER BY a.id`,
+    );
+    expect(rows.map((r) => r.identifier)).toEqual(["about", "agreement", "upload-guide", "credits-and-vip", "study-method"]);
+    for (const r of rows) {
+      expect(r).toMatchObject({ status: 1, type: 1, user_id: 1 });
+      expect(r.indexed).toBeGreaterThan(0);
+    }
+    expect(all<{ n: number }>("SELECT article_count AS n FROM user WHERE id = 1")[0]!.n).toBe(5);
+  });
+
+  test("settings: site name and copyright year; footer about/agreement point at the demo articles, no other footer links", () => {
     const cfg = Object.fromEntries(all<{ k: string; value: string }>("SELECT category || '.' || name AS k, value FROM config").map((r) => [r.k, r.value]));
     expect(cfg["system.sitename"]).toBe("魔豆文库");
     expect(cfg["system.copyright_start_year"]).toBe("2021");
-    for (const k of ["about", "agreement", "contact", "feedback"]) expect(cfg[`footer.${k}`]).toBeUndefined();
+    expect([cfg["footer.about"], cfg["footer.agreement"]]).toEqual(["/article/about", "/article/agreement"]);
+    for (const k of ["contact", "feedback"]) expect(cfg[`footer.${k}`]).toBeUndefined();
   });
 });

@@ -15,6 +15,7 @@ import { updateConfig } from "#src/features/settings/service.ts";
 import { isBuilt } from "#src/features/site/sections.ts";
 import { BANNER_THEMES, drawBanner } from "./seed/banners.ts";
 import { seedDocuments } from "./seed/documents.ts";
+import { FOOTER_LINKS, seedArticles } from "./seed/articles.ts";
 
 type Tree = [title: string, description: string, children?: Tree[]];
 
@@ -75,7 +76,8 @@ const ADS = [
 const SETTINGS = [
   { category: "system", name: "sitename", value: "魔豆文库" },
   { category: "system", name: "copyright_start_year", value: 2021 },
-  // Footer links stay unset until the pages they point to (articles) exist; a dead link is worse than none.
+  // The about and agreement links point at demo articles (scripts/seed/articles.ts).
+  ...FOOTER_LINKS,
 ];
 
 const counts = { created: 0, kept: 0 };
@@ -141,7 +143,7 @@ function seedSettings() {
 if (import.meta.main) {
   bootDatabase();
   const docCats = seedCategories(0, DOC_CATEGORIES);
-  seedCategories(1, ARTICLE_CATEGORIES);
+  const articleCats = seedCategories(1, ARTICLE_CATEGORIES);
   seedNavigation(docCats);
   for (const [sort, [title, link]] of FRIEND_LINKS.entries()) {
     tally(getDb().select().from(friendlink).where(eq(friendlink.link, link)).get(), () => getDb().insert(friendlink).values({ title, link, sort }).returning().get());
@@ -155,6 +157,7 @@ if (import.meta.main) {
   // Documents need the administrator as their uploader.
   const admin = await ensureRootAdmin(env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
   await seedDocuments(docCats, counts);
+  seedArticles(articleCats, counts);
   console.log(`演示数据：新增 ${counts.created} 项，已存在 ${counts.kept} 项（数据目录 ${env.DATA_DIR}）`);
 
   if (admin) {
