@@ -2,7 +2,8 @@
 // and the mobile drawer. Plain fetch, not api(): a keystroke must not flash the progress bar.
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 
-interface Suggestion { title: string; uuid: string }
+/** `url` opens the document or article (the box's type decides which kind is suggested). */
+interface Suggestion { title: string; url: string }
 
 export interface SuggestInputProps { id: string; type: number; initial: string; placeholder: string }
 
@@ -49,7 +50,7 @@ export function SuggestInput({ id, type, initial, placeholder }: SuggestInputPro
     } else if (e.key === "Enter" && shown && items[active]) {
       // With no suggestion picked, Enter submits the form: the full search.
       e.preventDefault();
-      location.href = `/document/${items[active].uuid}`;
+      location.href = items[active].url;
     }
   };
 
@@ -71,9 +72,9 @@ export function SuggestInput({ id, type, initial, placeholder }: SuggestInputPro
         <ul id={id} role="listbox" className="suggest-list" aria-label="搜索建议" onMouseDown={(e) => e.preventDefault()}>
           {items.map((s, i) => (
             // An option holds no link (a focusable element inside an option confuses screen readers):
-            // a click, like Enter, opens the document.
-            <li key={s.uuid} id={`${id}-${i}`} role="option" aria-selected={i === active} className={i === active ? "active" : undefined}
-              title={s.title} onMouseEnter={() => setActive(i)} onClick={() => (location.href = `/document/${s.uuid}`)}>
+            // a click, like Enter, opens the document or article.
+            <li key={s.url} id={`${id}-${i}`} role="option" aria-selected={i === active} className={i === active ? "active" : undefined}
+              title={s.title} onMouseEnter={() => setActive(i)} onClick={() => (location.href = s.url)}>
               {s.title}
             </li>
           ))}

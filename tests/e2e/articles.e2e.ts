@@ -1,7 +1,8 @@
 // Articles in real Chromium: the administrator writes an article with a heading, an uploaded image
 // and a formula in /post, looks at the preview, publishes, and reads it at /article/{identifier}
 // (anchored heading, the image from the site's attachments, MathML, table of contents, JSON-LD);
-// the draft survives a reload; /article lists it. Screenshots at 1280 and 375 px, axe on /article
+// the draft survives a reload; /article lists it and the header box suggests its title; the
+// favourite shows in 我的收藏's article tab. Screenshots at 1280 and 375 px, axe on /article
 // and /article/{identifier}, no console errors anywhere.
 // The comments step (comment on the published article) belongs to the comments feature: it takes
 // the article page that publishThroughEditor leaves open.
@@ -125,12 +126,21 @@ describe("write → preview → publish → read", () => {
     expect(await page.locator(".art-actions .doc-fav-count").textContent()).toBe("1");
     // 举报 loads its dialog on the first click, then posts the report for this article.
     await page.locator(".art-actions .doc-report").click();
-    const dialog = page.locator('dialog[aria-labelledby="art-report-title"]');
+    const dialog = page.locator('dialog[aria-labelledby="report-title"]');
     await dialog.waitFor();
     await dialog.getByText("垃圾广告").click();
     await dialog.getByRole("button", { name: "提交举报" }).click();
     await page.locator(".art-actions .doc-report", { hasText: "已举报" }).waitFor();
     expect(await page.locator(".art-actions .doc-report").isDisabled()).toBe(true);
+
+    // The favourite is in 我的收藏's article tab, and 取消收藏 there removes it.
+    await page.goto(`${server.url}/me/favorite?type=article`);
+    await hydrated(page, "ReaderFavoriteList");
+    expect(await page.locator(".fav-tabs a[aria-current=page]").textContent()).toBe("文章1");
+    expect(await page.locator(".fav-title").first().textContent()).toBe("用 Bun 搭建文库站点");
+    await page.getByRole("button", { name: "取消收藏" }).click();
+    await page.getByText("还没有收藏文章").waitFor();
+    expect(await page.locator(".fav-tabs a[aria-current=page]").textContent()).toBe("文章0");
   }, TEST_TIMEOUT_MS);
 
   test("/article lists it, recommended first; the header searches articles", async () => {
@@ -144,6 +154,13 @@ describe("write → preview → publish → read", () => {
     expect(await page.locator("footer.site-footer").count()).toBe(0);
     expect((await screenshotCheck(page, "articles-list-1280")).distinctColours).toBeGreaterThan(50);
     await expectAccessible(page);
+    // Typing suggests article titles (not documents), and picking one opens the article.
+    await page.locator(".header-search input[name=wd]").fill("搭建文库");
+    await page.locator("#header-suggest [role=option]").first().waitFor();
+    expect(await page.locator("#header-suggest [role=option]").allTextContents()).toEqual(["用 Bun 搭建文库站点"]);
+    await Promise.all([page.waitForURL((u) => u.pathname === `/article/${published}`), page.locator("#header-suggest [role=option]").first().click()]);
+    await page.goto(`${server.url}/article`);
+    await hydrated(page, "HeaderSearch");
     // Search type 1 from the header box finds it by a body word.
     await page.locator(".header-search input[name=wd]").fill("质能方程");
     await Promise.all([page.waitForURL((u) => u.pathname === "/search"), page.locator(".header-search input[name=wd]").press("Enter")]);

@@ -1,11 +1,12 @@
 // Guards of spec §6 for /me and /chat*, the profile and password APIs with the §5 messages,
-// sign-in message, activity feed and the public homepage /user/{id}.
+// sign-in message, activity feed (articles and comments included) and the public homepage /user/{id}.
 import { describe, expect, test } from "bun:test";
 import { getSqlite } from "#db/client.ts";
 import { SECTIONS } from "#src/features/site/sections.ts";
 import { resetAll } from "#src/lib/rateLimit.ts";
 import { setupTestApp } from "../helpers/testApp.ts";
 import { freshIp, INJECTIONS, setConfig } from "./accounts-fixtures.ts";
+import { makeDoc } from "./reader-fixtures.ts";
 
 const t = setupTestApp();
 const html = { accept: "text/html" };
@@ -216,6 +217,48 @@ describe("activity feed and homepage", () => {
     expect((await t.req("GET", "/api/v1/user/dynamic")).status).toBe(401);
     expect((await t.req("GET", "/api/v1/user/dynamic?id=999999")).status).toBe(404);
     expect((await t.req("GET", `/api/v1/user/dynamic?id=${user.id}&size=51`)).body.message).toBe("每页最多 50 条");
+  });
+
+  test("publishing an article and commenting write feed lines; others see them only while the article or comment is public", async () => {
+    const { token, user } = await t.createUser("feed_writer");
+    getSqlite().query("insert into user_group (user_id, group_id) values (?, 2)").run(user.id);
+    await setConfig(t, "comment", { min_interval: 0 });
+    try {
+      const feed = async (tok?: string) => ((await t.req("GET", `/api/v1/user/dynamic?id=${user.id}&size=50`, { token: tok })).body.dynamic as { type: number; content: string }[]);
+      const seen = async (tok?: string) => (await feed(tok)).map((d) => d.content);
+      const published = "发表了文章《动态里的文章》";
+      const commented = "评论了文章《动态里的文章》";
+
+      // A member's article waits for review: the line is written at once but stays private.
+      const a = await t.req("POST", "/api/v1/article", { token, body: { title: "动态里的文章", content: "正文内容" } });
+      expect([a.status, a.body.status]).toEqual([200, 0]);
+      expect((await feed(token)).find((d) => d.content === published)?.type).toBe(5);
+      expect(await seen()).not.toContain(published);
+      await t.req("PUT", "/api/v1/article/check", { token: t.rootToken, body: { id: [a.body.id], status: 1 } });
+      expect(await seen()).toContain(published);
+
+      // A comment shows once others can read it (a member's may wait for review).
+      const c = await t.req("POST", "/api/v1/comment", { token, body: { article_id: a.body.id, content: "补充一点实验数据" } });
+      expect(c.status).toBe(200);
+      expect((await feed(token)).find((d) => d.content === commented)?.type).toBe(6);
+      expect((await t.req("PUT", "/api/v1/comment/check", { token: t.rootToken, body: { id: [c.body.id], status: 1 } })).status).toBe(200);
+      expect(await seen()).not.toContain(commented);
+      await t.req("PUT", "/api/v1/comment/check", { token: t.rootToken, body: { id: [c.body.id], status: 0 } });
+      expect(await seen()).toContain(commented);
+
+      // Comments on documents name the document.
+      const doc = makeDoc({ userId: t.rootId, title: "被评论的文档", onDisk: 0 });
+      expect((await t.req("POST", "/api/v1/comment", { token, body: { document_id: doc.id, content: "很有帮助" } })).status).toBe(200);
+      expect(await seen(token)).toContain("评论了文档《被评论的文档》");
+
+      // In the recycle bin the article takes its lines private again; the owner keeps seeing them.
+      await t.req("DELETE", `/api/v1/article?id=${a.body.id}`, { token: t.rootToken });
+      expect(await seen()).not.toContain(published);
+      expect(await seen()).not.toContain(commented);
+      expect(await seen(token)).toEqual(expect.arrayContaining([published, commented]));
+    } finally {
+      await setConfig(t, "comment", { min_interval: 10 });
+    }
   });
 
   test("/user/{id}: name, signature, join date, counts, displayed groups in colour, feed; tabs; 404 for unknown ids", async () => {

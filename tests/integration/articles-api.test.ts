@@ -292,7 +292,7 @@ describe("images and preview", () => {
     expect(r.status).toBe(200);
     expect(r.body.html).toContain('<h3 id="h-小节">');
     expect(r.body.html).toContain("&lt;script&gt;");
-    expect(r.body.html).toContain(`<img src="${path}" alt="图" loading="lazy">`);
+    expect(r.body.html).toContain(`<img src="${path}" alt="图" loading="lazy" /> <span>外</span>`);
     expect(r.body.html).not.toContain("evil.example");
     expect(r.body.html).toContain("<math>");
     expect(r.body.toc).toEqual([{ level: 2, id: "h-小节", text: "小节" }]);

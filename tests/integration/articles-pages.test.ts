@@ -89,9 +89,9 @@ describe("/article/{identifier}", () => {
     expect(r.text).toContain('<span class="hl-c"># 安装</span>');
     expect(r.text).toContain('<a href="https://bun.sh" target="_blank" rel="nofollow noopener noreferrer">官网</a>');
     expect(r.text).toContain('<a href="/category">站内分类</a>');
-    expect(r.text).toMatch(/<math class="tml-display" display="block">/);
-    expect(r.text).toContain(`<img src="${img}" alt="架构图" loading="lazy">`);
-    expect(r.text).toContain("&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt;");
+    expect(r.text).toMatch(/<math display="block" class="tml-display">/);
+    expect(r.text).toContain(`<img src="${img}" alt="架构图" loading="lazy" />`);
+    expect(r.text).toContain('&lt;script&gt;alert("xss")&lt;/script&gt;');
     expect(r.text).not.toContain('<script>alert("xss")');
     expect(r.text).toContain('<section id="comments"');
     expect(r.text).toContain("相关文章");
@@ -170,6 +170,31 @@ describe("personal pages, home and sitemap", () => {
     const root = await get(`/user/${t.rootId}/article`);
     expect(root.text).toContain("填充文章 22");
     expect(root.text).toContain(`href="/user/${t.rootId}/article?page=2"`);
+  });
+
+  test("/me/favorite lists article favourites in their own tab beside documents; removing one works", async () => {
+    expect((await t.req("POST", "/api/v1/article/favorite", { token: t.userToken, body: { article_id: main.id } })).status).toBe(200);
+    const list = await t.req("GET", "/api/v1/article/favorite/list?page=1&size=10", { token: t.userToken });
+    expect(list.body.total).toBe(1);
+    expect(list.body.favorite[0]).toMatchObject({ article_id: main.id, identifier: main.identifier, title: "Bun 入门指南", visible: true });
+    expect((await t.req("GET", "/api/v1/article/favorite/list")).status).toBe(401);
+    expect((await t.req("GET", "/api/v1/article/favorite/list?size=101", { token: t.userToken })).body.message).toBe("每页最多 100 条");
+
+    const tab = await get("/me/favorite?type=article", t.userToken);
+    expect(tab.status).toBe(200);
+    expect(tab.text).toContain('data-island="ReaderFavoriteList"');
+    expect(tab.text).toContain(`href="/article/${main.identifier}"`);
+    expect(tab.text).toContain('aria-current="page">文章<span class="fav-tab-count">1</span>');
+    // The document tab stays the default and counts the other kind.
+    const docs = await get("/me/favorite", t.userToken);
+    expect(docs.text).toContain("还没有收藏文档");
+    expect(docs.text).toContain('href="/me/favorite?type=article">文章<span class="fav-tab-count">1</span>');
+    expect(docs.text).not.toContain("Bun 入门指南</a>");
+
+    // Removing goes through the article favourite API (what the island's 取消收藏 calls).
+    expect((await t.req("DELETE", `/api/v1/article/favorite?article_id=${main.id}`, { token: t.userToken })).status).toBe(200);
+    expect((await t.req("GET", "/api/v1/article/favorite/list", { token: t.userToken })).body.total).toBe(0);
+    expect((await get("/me/favorite?type=article", t.userToken)).text).toContain("还没有收藏文章");
   });
 
   test("home shows the latest and the recommended articles", async () => {

@@ -10,6 +10,7 @@ import { setStorageRoot } from "#src/features/admin/attachment/storage.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
 import { setupTestApp } from "../helpers/testApp.ts";
 import { pngBytes, uploadForm } from "./admin-fixtures.ts";
+import { publish } from "./articles-fixtures.ts";
 import { addDocument, refreshCounts } from "./categories-fixtures.ts";
 
 const t = setupTestApp();
@@ -99,6 +100,31 @@ describe("moving a category", () => {
     expect(chainOf()).toEqual([newTop, leaf].sort((x, y) => x - y));
     const counts = getSqlite().query("select id, doc_count from category where id in (?, ?, ?) order by id").all(oldTop, newTop, leaf);
     expect(counts).toEqual([{ id: oldTop, doc_count: 0 }, { id: newTop, doc_count: 1 }, { id: leaf, doc_count: 1 }]);
+  });
+
+  test("an article category keeps every ancestor's count right, on the old chain and the new", async () => {
+    const make = async (title: string, parent_id = 0) => (await post({ title, parent_id, type: 1 })).body.id as number;
+    const top = await make("文章旧根");
+    const mid = await make("文章中间", top);
+    const leaf = await make("文章叶子", mid);
+    const other = await make("文章新根");
+    const otherMid = await make("新根下的中间", other);
+    for (const title of ["跟着分类走一", "跟着分类走二"]) await publish(t, t.rootToken, { title, category_id: [top, mid, leaf] });
+    await publish(t, t.rootToken, { title: "留在中间", category_id: [top, mid] });
+    const binned = await publish(t, t.rootToken, { title: "回收站里不算", category_id: [top, mid, leaf] });
+    await t.req("DELETE", `/api/v1/article?id=${binned.id}`, { token: t.rootToken });
+    const counts = () => Object.fromEntries((getSqlite().query(`select id, doc_count from category where id in (${[top, mid, leaf, other, otherMid].join(",")})`)
+      .all() as { id: number; doc_count: number }[]).map((r) => [r.id, r.doc_count]));
+    expect(counts()).toEqual({ [top]: 3, [mid]: 3, [leaf]: 2, [other]: 0, [otherMid]: 0 });
+    // The leaf moves two levels away: its old ancestors lose its articles, the new ones gain them.
+    expect((await put({ id: leaf, parent_id: otherMid, type: 1 })).status).toBe(200);
+    expect(counts()).toEqual({ [top]: 1, [mid]: 1, [leaf]: 2, [other]: 2, [otherMid]: 2 });
+    // A whole branch moves: everything under it comes along.
+    expect((await put({ id: mid, parent_id: otherMid, type: 1 })).status).toBe(200);
+    expect(counts()).toEqual({ [top]: 0, [mid]: 1, [leaf]: 2, [other]: 3, [otherMid]: 3 });
+    // Up to the top level: the branch it left is recounted too.
+    expect((await put({ id: otherMid, parent_id: 0, type: 1 })).status).toBe(200);
+    expect(counts()).toEqual({ [top]: 0, [mid]: 1, [leaf]: 2, [other]: 0, [otherMid]: 3 });
   });
 });
 

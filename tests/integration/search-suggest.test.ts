@@ -1,5 +1,6 @@
 // Title suggestions for the header box: Chinese by any part of a title, latin words by prefix and
-// (when long) fuzzily, only visible documents, and a background refresh once content changes.
+// (when long) fuzzily, only visible documents, and a background refresh once content changes;
+// type 1 (the box on article pages) the same over approved articles.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
@@ -8,6 +9,7 @@ import { expireSuggestCheck, queryTerms, resetSuggestIndex, suggestIdle, titleTe
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { resetAll } from "#src/lib/rateLimit.ts";
 import { setupTestApp } from "../helpers/testApp.ts";
+import { MEMBERS, joinGroup, publish } from "./articles-fixtures.ts";
 import { makeDoc, useDocumentsRoot } from "./reader-fixtures.ts";
 
 const t = setupTestApp();
@@ -102,12 +104,41 @@ describe("GET /api/v1/search/suggest", () => {
     expect(await titles("量子")).toEqual(["量子力学讲义", "量子计算导论"]);
   });
 
-  test("articles, blank input and bad types", async () => {
-    expect(await titles("机器", 1)).toEqual([]);
+  test("blank input and bad types", async () => {
     expect(await titles("   ")).toEqual([]);
+    expect(await titles("   ", 1)).toEqual([]);
     const bad = await t.req("GET", "/api/v1/search/suggest?wd=a&type=9");
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe("搜索类型不正确");
+  });
+
+  test("type 1 suggests approved articles only, each with its identifier and page; documents never", async () => {
+    joinGroup(t.userId, MEMBERS);
+    const shown = await publish(t, t.rootToken, { title: "机器学习的数学基础" });
+    const other = await publish(t, t.rootToken, { title: "机器翻译简史" });
+    const pending = await publish(t, t.userToken, { title: "机器学习待审稿" });
+    expect(pending.status).toBe(0);
+    const binned = await publish(t, t.rootToken, { title: "机器学习已删除" });
+    await t.req("DELETE", `/api/v1/article?id=${binned.id}`, { token: t.rootToken });
+    bumpContentVersion();
+    expireSuggestCheck();
+    await titles("机器", 1);
+    await suggestIdle();
+    const r = await t.req("GET", `/api/v1/search/suggest?type=1&wd=${encodeURIComponent("机器学")}`);
+    expect(r.body.suggest).toEqual([{ title: "机器学习的数学基础", identifier: shown.identifier, url: `/article/${shown.identifier}` }]);
+    expect((await titles("机器", 1)).sort()).toEqual(["机器学习的数学基础", "机器翻译简史"].sort());
+    for (const wd of ["待审", "已删除", "入门教程"]) expect(await titles(wd, 1)).toEqual([]);
+    // Documents carry their own page too, so one box can open either kind.
+    const doc = (await t.req("GET", `/api/v1/search/suggest?wd=${encodeURIComponent("机器学")}`)).body.suggest[0];
+    expect(doc.url).toBe(`/document/${doc.uuid}`);
+    // Hidden after the build (deleted): gone at once; published later: found after the refresh.
+    await t.req("DELETE", `/api/v1/article?id=${other.id}`, { token: t.rootToken });
+    expect(await titles("翻译", 1)).toEqual([]);
+    await t.req("PUT", "/api/v1/article/check", { token: t.rootToken, body: { id: [pending.id], status: 1 } });
+    expireSuggestCheck();
+    await titles("待审", 1);
+    await suggestIdle();
+    expect(await titles("待审", 1)).toEqual(["机器学习待审稿"]);
   });
 
   test("is rate-limited per IP", async () => {

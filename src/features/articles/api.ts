@@ -7,11 +7,11 @@ import { clientIp, type AppEnv } from "#src/http/context.ts";
 import { badRequest, tooManyRequests, unauthorized } from "#src/lib/errors.ts";
 import { hit } from "#src/lib/rateLimit.ts";
 import { validate } from "#src/lib/validate.ts";
-import { addArticleFavorite, articleFavoriteOf, removeArticleFavorite } from "./favorites.ts";
+import { addArticleFavorite, articleFavoriteOf, listArticleFavorites, removeArticleFavorite } from "./favorites.ts";
 import { assertMayPublish, findReadable, isArticleAdmin, type Actor } from "./policy.ts";
 import { renderContent } from "./render.ts";
 import { checkArticles, listArticleRecycle, purgeArticles, recommendArticles, restoreArticles } from "./review.ts";
-import { articleIdField, checkBody, createBody, favoriteBody, getQuery, listQuery, previewBody, recommendBody, recycleListQuery, restoreBody, updateBody } from "./schema.ts";
+import { articleIdField, checkBody, createBody, favoriteBody, favoriteListQuery, getQuery, listQuery, previewBody, recommendBody, recycleListQuery, restoreBody, updateBody } from "./schema.ts";
 import { articleDetail, createArticle, listArticles, softDeleteArticles, updateArticle } from "./service.ts";
 import { recordArticleView } from "./views.ts";
 import { z } from "zod";
@@ -110,6 +110,11 @@ articleApi.get("/api/v1/article/favorite", validate("query", z.object({ article_
   const id = c.req.valid("query").article_id;
   const f = articleFavoriteOf(actor(c).id, id);
   return c.json({ favorited: !!f, id: f?.id ?? 0, article_id: id });
+});
+
+articleApi.get("/api/v1/article/favorite/list", validate("query", favoriteListQuery), (c) => {
+  const { page, size } = c.req.valid("query");
+  return c.json(listArticleFavorites(actor(c).id, page, size));
 });
 
 articleApi.post("/api/v1/article/favorite", validate("json", favoriteBody), (c) => {

@@ -72,17 +72,27 @@ export function articleCategoryOptions(all = false): CategoryOption[] {
 /**
  * category.doc_count of article categories = approved articles outside the recycle bin in each
  * category's subtree. Recomputed, never incremented, so no missed event leaves it wrong; given the
- * leaves an article write touched, only their chains are recounted. UNION (not UNION ALL) keeps a
- * cycle in bad data from recursing forever.
+ * leaves an article write touched, only their chains are recounted.
  */
 export function refreshArticleCategoryCounts(leaves?: number[]) {
-  const ids = leaves ? [...new Set(leaves.flatMap(chainIds))] : null;
+  if (!leaves) return recountArticleCategories(null);
+  recountArticleCategories(leaves.flatMap(chainIds));
+}
+
+/**
+ * Recounts exactly these article categories (all when null), read from the table rather than the
+ * snapshot: a category that just moved has left the chains the snapshot still knows. UNION (not
+ * UNION ALL) keeps a cycle in bad data from recursing forever.
+ */
+export function recountArticleCategories(categoryIds: number[] | null) {
+  const ids = categoryIds && [...new Set(categoryIds.filter((n) => Number.isInteger(n) && n > 0))];
   if (ids && !ids.length) return;
+  const only = ids ? ` AND id IN (${ids.map(() => "?").join(",")})` : "";
   getSqlite().run(`WITH RECURSIVE sub(root, id) AS (
-      SELECT id, id FROM category WHERE type = 1${ids ? ` AND id IN (${ids.map(() => "?").join(",")})` : ""}
+      SELECT id, id FROM category WHERE type = 1${only}
       UNION SELECT sub.root, c.id FROM category c JOIN sub ON c.parent_id = sub.id WHERE c.type = 1)
     UPDATE category SET doc_count = (
       SELECT count(*) FROM sub JOIN article a ON a.category_id = sub.id
       WHERE sub.root = category.id AND a.status = 1 AND a.deleted_at IS NULL)
-    WHERE type = 1${ids ? ` AND id IN (${ids.map(() => "?").join(",")})` : ""}`, ids ? [...ids, ...ids] : []);
+    WHERE type = 1${only}`, ids ? [...ids, ...ids] : []);
 }

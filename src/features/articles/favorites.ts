@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "#db/client.ts";
 import { article, articleFavorite } from "#db/schema/articles.ts";
 import { user } from "#db/schema/users.ts";
@@ -36,4 +36,25 @@ export function removeArticleFavorite(userId: number, articleId: number) {
     tx.update(user).set({ favorite_count: sql`max(0, ${user.favorite_count} - 1)` }).where(eq(user.id, userId)).run();
     return { article_id: articleId, favorite_count: counts?.favorite_count ?? 0 };
   });
+}
+
+export interface ArticleFavoriteItem {
+  id: number; article_id: number; created_at: number;
+  identifier: string; title: string; view_count: number; comment_count: number; favorite_count: number;
+  /** false once the article was unpublished or deleted: the list still lets the user remove it */
+  visible: boolean;
+}
+
+export const articleFavoriteTotal = (userId: number) =>
+  getDb().select({ n: count() }).from(articleFavorite).where(eq(articleFavorite.user_id, userId)).get()!.n;
+
+/** The user's article favourites, newest first (the article tab of /me/favorite). */
+export function listArticleFavorites(userId: number, page: number, size: number): { total: number; favorite: ArticleFavoriteItem[] } {
+  const rows = getDb().select({
+    id: articleFavorite.id, article_id: articleFavorite.article_id, created_at: articleFavorite.created_at,
+    identifier: article.identifier, title: article.title, view_count: article.view_count, comment_count: article.comment_count,
+    favorite_count: article.favorite_count, status: article.status, deleted_at: article.deleted_at,
+  }).from(articleFavorite).innerJoin(article, eq(article.id, articleFavorite.article_id))
+    .where(eq(articleFavorite.user_id, userId)).orderBy(desc(articleFavorite.id)).limit(size).offset((page - 1) * size).all();
+  return { total: articleFavoriteTotal(userId), favorite: rows.map(({ status, deleted_at, ...r }) => ({ ...r, visible: isVisible({ status, deleted_at }) })) };
 }

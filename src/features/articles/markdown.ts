@@ -1,12 +1,12 @@
-// Article markdown → HTML on the server: GFM through marked, raw HTML shown as text, links checked
-// (other sites get nofollow noopener), images only from the site's article attachments, headings
+// Article markdown → HTML on the server: GFM through marked, raw HTML shown as text, headings
 // with anchors collected into a table of contents, code coloured, math through temml with the
-// chat's delimiters. The HTML then passes the allow-list sanitiser; render.ts caches the result.
+// chat's delimiters. The HTML then passes the allow-list sanitiser, which also decides links (other
+// sites get nofollow noopener) and images (only the site's article attachments); render.ts caches.
 import { Marked, Renderer, type Tokens, type Token } from "marked";
 import temml from "temml";
 import { BLOCK_MATH, INLINE_MATH } from "#islands/chat/markdown.ts";
 import { highlightCode } from "./codeHighlight.ts";
-import { ARTICLE_IMAGE, checkUrl, sanitizeHtml } from "./sanitize.ts";
+import { ARTICLE_IMAGE, sanitizeHtml } from "./sanitize.ts";
 
 const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]!);
@@ -17,7 +17,6 @@ export interface Rendered { html: string; toc: TocItem[] }
 // One render's state: marked renders synchronously, so module state set around a parse is safe.
 let toc: TocItem[] = [];
 let slugs = new Map<string, number>();
-let images: ReadonlySet<string> = new Set();
 
 const textOf = (html: string) => html.replace(/<[^>]*>/g, "").replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
   const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
@@ -87,17 +86,12 @@ const md = new Marked({
       if (depth <= 3 && text) toc.push({ level: depth, id, text });
       return `<h${level} id="${id}">${inner}<a class="heading-anchor" href="#${id}" title="本节链接">#</a></h${level}>\n`;
     },
+    // URLs, rel/target and which images may show are the sanitiser's call: one rule for both walls.
     link({ href, title, tokens }) {
-      const text = this.parser.parseInline(tokens);
-      const safe = checkUrl(href);
-      if (safe === null) return text;
-      const external = /^(?:https?|mailto):/i.test(safe.trim());
-      return `<a href="${escapeHtml(safe)}"${title ? ` title="${escapeHtml(title)}"` : ""}${external ? ' target="_blank" rel="nofollow noopener noreferrer"' : ""}>${text}</a>`;
+      return `<a href="${escapeHtml(href)}"${title ? ` title="${escapeHtml(title)}"` : ""}>${this.parser.parseInline(tokens)}</a>`;
     },
     image({ href, title, text }) {
-      const src = checkUrl(href, /^$/);
-      if (src === null || !images.has(src)) return escapeHtml(text);
-      return `<img src="${escapeHtml(src)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ""} loading="lazy">`;
+      return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ""}>`;
     },
     code({ text, lang }) {
       const language = (lang ?? "").trim().split(/\s+/)[0]!.toLowerCase().replace(/[^a-z0-9#+_-]/g, "").slice(0, 20);
@@ -115,8 +109,8 @@ export function imagePaths(markdown: string): string[] {
   const out = new Set<string>();
   md.walkTokens(md.lexer(markdown ?? ""), (t) => {
     if (t.type !== "image") return;
-    const src = checkUrl((t as Tokens.Image).href, /^$/);
-    if (src !== null && ARTICLE_IMAGE.test(src)) out.add(src);
+    const src = (t as Tokens.Image).href.trim();
+    if (ARTICLE_IMAGE.test(src)) out.add(src);
   });
   return [...out];
 }
@@ -125,14 +119,12 @@ export function imagePaths(markdown: string): string[] {
 export function renderMarkdown(markdown: string, allowedImages: ReadonlySet<string> = new Set()): Rendered {
   toc = [];
   slugs = new Map();
-  images = allowedImages;
   try {
     const html = md.parse(markdown ?? "", { async: false }) as string;
-    return { html: sanitizeHtml(html), toc };
+    return { html: sanitizeHtml(html, allowedImages), toc };
   } finally {
     toc = [];
     slugs = new Map();
-    images = new Set();
   }
 }
 

@@ -81,3 +81,9 @@ export const recycleListQuery = z.object({ ...pageQuery(20), wd: z.string().trim
 export const articleIdField = z.coerce.number({ error: "文章 ID 不正确" }).int("文章 ID 不正确").positive("文章 ID 不正确");
 export const favoriteBody = z.object({ article_id: articleIdField });
 export const previewBody = z.object({ content: z.string({ error: "请输入文章内容" }).max(CONTENT_HARD_MAX, `文章内容不能超过 ${CONTENT_HARD_MAX} 个字符`) });
+
+// Paged like the document favourites (GET /favorite/list), whose tab in /me/favorite it joins.
+export const favoriteListQuery = z.object({
+  page: z.coerce.number({ error: "页码不正确" }).int("页码不正确").min(1, "页码不正确").max(10_000, "页码不正确").default(1),
+  size: z.coerce.number({ error: "每页数量不正确" }).int("每页数量不正确").min(1, "每页数量不正确").max(100, "每页最多 100 条").default(20),
+});

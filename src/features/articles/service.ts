@@ -7,6 +7,7 @@ import { dateRangeOf } from "#src/features/admin/crud/schema.ts";
 import { createdBetween } from "#src/features/admin/crud/service.ts";
 import { extractKeywords } from "#src/features/convert/keywords.ts";
 import { likeAny } from "#src/features/documents/service.ts";
+import { DYNAMIC_TYPES, dynamicLine, recordDynamic } from "#src/features/me/dynamic.ts";
 import { indexArticle } from "#src/features/search/indexer.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
@@ -141,6 +142,8 @@ export function createArticle(actor: Actor, admin: boolean, body: CreateBody): A
       cover: body.cover ?? "", user_id: actor.id, category_id: leaf, status,
     }).returning().get();
     indexArticle(created.id, tx);
+    // Written now even when pending: the feed shows it to others once the article is public.
+    recordDynamic(actor.id, DYNAMIC_TYPES.article, dynamicLine.article(created.title), tx);
     return created;
   });
   afterArticleWrite([actor.id], [leaf]);

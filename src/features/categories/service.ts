@@ -4,6 +4,7 @@ import { article } from "#db/schema/articles.ts";
 import { document, documentCategory } from "#db/schema/documents.ts";
 import { category } from "#db/schema/site.ts";
 import { crudService } from "#src/features/admin/crud/service.ts";
+import { recountArticleCategories } from "#src/features/articles/categories.ts";
 import { refreshCategoryCounts } from "#src/features/documents/counts.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
@@ -93,7 +94,10 @@ export const categoryService = {
     if (row.parent_id !== before.parent_id) {
       const all = parents();
       const subtree = subtreeIds([...all].map(([i, p]) => ({ id: i, parent_id: p })), id);
-      rebuildDocumentChains(subtree, [...oldAncestors, ...chainOf(all, row.parent_id), ...subtree]);
+      const recount = [...oldAncestors, ...chainOf(all, row.parent_id), ...subtree];
+      // Articles store their leaf alone, so there is no chain to rewrite, only both chains' counts.
+      if (row.type === 1) recountArticleCategories(recount);
+      else rebuildDocumentChains(subtree, recount);
       bumpContentVersion();
     }
     return row;

@@ -2,6 +2,7 @@ import { desc, eq, inArray } from "drizzle-orm";
 import { getDb, getSqlite } from "#db/client.ts";
 import { comment } from "#db/schema/comments.ts";
 import { assertCaptcha } from "#src/features/captcha/service.ts";
+import { DYNAMIC_TYPES, dynamicLine, recordDynamic } from "#src/features/me/dynamic.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { badRequest, forbidden, notFound, tooManyRequests } from "#src/lib/errors.ts";
 import { refreshCommentCounts } from "./counts.ts";
@@ -58,7 +59,7 @@ export function createComment(actor: Actor, input: CreateInput, ip: string) {
   if (!content) throw badRequest("请输入评论内容");
   if (contentLength(content) > cfg.maxLength) throw badRequest(`评论内容不能超过 ${cfg.maxLength} 个字`);
   const { needsReview } = assertMayComment(actor);
-  visibleTarget(ref);
+  const target = visibleTarget(ref);
   const parent = input.parent_id ? replyParent(input.parent_id, ref) : null;
   const status = needsReview ? COMMENT_STATUS.review : COMMENT_STATUS.normal;
   const id = getSqlite().transaction(() => {
@@ -77,6 +78,8 @@ export function createComment(actor: Actor, input: CreateInput, ip: string) {
       documentIds: ref.kind === "document" ? [ref.id] : [], articleIds: ref.kind === "article" ? [ref.id] : [],
       userIds: [actor.id], topIds: parent ? [parent.top] : [],
     });
+    // Also while awaiting review: the feed shows it to others once the comment is approved.
+    recordDynamic(actor.id, DYNAMIC_TYPES.comment, dynamicLine.comment(ref.kind, target.title));
     return row.id;
   }).immediate();
   if (status === COMMENT_STATUS.normal) bumpContentVersion();

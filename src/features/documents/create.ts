@@ -4,7 +4,7 @@ import { getDb } from "#db/client.ts";
 import { document } from "#db/schema/documents.ts";
 import { attachment } from "#db/schema/site.ts";
 import { enqueueConversion } from "#src/features/convert/enqueue.ts";
-import { DYNAMIC_TYPES, recordDynamic } from "#src/features/me/dynamic.ts";
+import { DYNAMIC_TYPES, dynamicLine, recordDynamic } from "#src/features/me/dynamic.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { AppError, badRequest, forbidden } from "#src/lib/errors.ts";
 import { usableChain, writeChain } from "./categories.ts";
@@ -75,7 +75,7 @@ export function createDocuments(actor: Actor, body: CreateBody, ip: string): Doc
       }).returning().get();
       tx.update(attachment).set({ type_id: d.id }).where(eq(attachment.id, att.id)).run();
       writeChain(d.id, p.chain, tx);
-      recordDynamic(actor.id, DYNAMIC_UPLOAD, `上传了文档《${d.title}》`, tx);
+      recordDynamic(actor.id, DYNAMIC_UPLOAD, dynamicLine.upload(d.title), tx);
       // Queued in the same transaction: a crash cannot leave a document without its job.
       enqueueConversion(d.id);
       out.push(d);

@@ -65,7 +65,7 @@ meRoutes.get("/me/download", (c) => {
 });
 
 meRoutes.get("/me/favorite", (c) =>
-  page(c, "我的收藏", card("我的收藏", <MeFavorites userId={self(c).id} page={c.req.query("page")} />)));
+  page(c, "我的收藏", card("我的收藏", <MeFavorites userId={self(c).id} page={c.req.query("page")} type={c.req.query("type")} />)));
 
 // Orders and VIP belong to the commerce features (vip/pages.tsx); they render inside this layout.
 meRoutes.get("/me/order", (c) => page(c, "我的订单", card("我的订单", myOrdersBody(self(c).id, (k) => c.req.query(k)))));

@@ -73,9 +73,11 @@ export interface FavoriteItem {
   visible: boolean;
 }
 
+export const favoriteTotal = (userId: number) => getDb().select({ n: count() }).from(favorite).where(eq(favorite.user_id, userId)).get()!.n;
+
 export function listFavorites(userId: number, page: number, size: number): { total: number; favorite: FavoriteItem[] } {
   const db = getDb();
-  const total = db.select({ n: count() }).from(favorite).where(eq(favorite.user_id, userId)).get()!.n;
+  const total = favoriteTotal(userId);
   const rows = db.select({
     id: favorite.id, document_id: favorite.document_id, created_at: favorite.created_at,
     uuid: document.uuid, title: document.title, ext: document.ext, size: document.size, pages: document.pages,

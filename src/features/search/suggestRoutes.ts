@@ -4,7 +4,7 @@ import { clientIp, type AppEnv } from "#src/http/context.ts";
 import { tooManyRequests } from "#src/lib/errors.ts";
 import { hit } from "#src/lib/rateLimit.ts";
 import { validate } from "#src/lib/validate.ts";
-import { suggestTitles } from "./suggest.ts";
+import { suggestArticleTitles, suggestTitles } from "./suggest.ts";
 
 // Typing sends a request every ~150 ms at most; this leaves room for fast typists and several tabs.
 const LIMIT = 60;
@@ -21,8 +21,7 @@ searchSuggestRoutes.get("/api/v1/search/suggest", validate("query", suggestQuery
   const ip = clientIp(c);
   if (ip && !hit(`suggest:ip:${ip}`, LIMIT, WINDOW_MS)) throw tooManyRequests("搜索过于频繁，请稍后再试");
   const { wd, type } = c.req.valid("query");
-  // Articles have no title index yet: their box simply offers nothing while typing.
-  const suggest = type === 0 ? await suggestTitles(wd) : [];
+  const suggest = type === 1 ? await suggestArticleTitles(wd) : await suggestTitles(wd);
   c.header("Cache-Control", "public, max-age=15");
   return c.json({ suggest });
 });
