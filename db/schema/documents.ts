@@ -22,6 +22,11 @@ export const document = sqliteTable("document", {
   pages: integer("pages").notNull().default(0),
   /** how many pages were rendered as images (the preview limit) */
   preview: integer("preview").notNull().default(0),
+  /**
+   * how many pages have images on disk (≥ preview): pages past the preview are rendered later, for
+   * readers entitled to the whole document (owner, buyers, admins); a conversion resets it to preview
+   */
+  rendered_pages: integer("rendered_pages").notNull().default(0),
   width: integer("width").notNull().default(0),
   height: integer("height").notNull().default(0),
   cover: text("cover").notNull().default(""),

@@ -46,7 +46,7 @@ export default function BuyDialog({ offer: o, creditName, onClose }: { offer: Bu
       void api("PUT", "/order/close", { body: { order_no: no } });
       throw new Error(r.message || "支付失败");
     }
-    flashThenGo("购买成功，现在可以免费下载了", location.pathname + location.search);
+    flashThenGo("购买成功，现在可以阅读全文并免费下载了", location.pathname + location.search);
   });
   const withMoney = run("money", async (no) => {
     location.href = `/order?order_no=${encodeURIComponent(no)}`;
@@ -56,7 +56,7 @@ export default function BuyDialog({ offer: o, creditName, onClose }: { offer: Bu
     <dialog ref={ref} className="wk-dialog buy-doc-dialog" aria-labelledby="buy-doc-title" onClose={onClose} onCancel={onClose}>
       <h2 id="buy-doc-title" className="wk-dialog-title">购买文档</h2>
       <p className="buy-doc-name">{`《${o.title}》`}</p>
-      <p className="muted">购买后永久有效，可随时免费下载。</p>
+      <p className="muted">购买后永久有效，可阅读全文并随时免费下载。</p>
       <div className="buy-doc-options">
         <button type="button" className="btn btn-primary" disabled={!!busy} onClick={() => void withCredits()}>
           {busy === "credits" ? "正在支付…" : `使用 ${o.credits} ${creditName}购买`}

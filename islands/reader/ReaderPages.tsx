@@ -5,7 +5,7 @@ export interface ReaderPagesProps {
   title: string;
   /** page image URL with {n} for the page number */
   url: string;
-  /** pages rendered as images (the preview limit) */
+  /** page images this reader may see: the preview, or every rendered page for the owner, admins and buyers */
   preview: number;
   /** pages added by each 继续阅读 */
   per: number;

@@ -20,15 +20,17 @@ export interface JobOptions {
   everyMs?: number;
   /** at most this many jobs of the kind run at once in this process (read before every claim) */
   concurrency?: () => number;
+  /** kinds naming the same slot count against one concurrency limit together (conversion and full-page renders) */
+  slot?: string;
   /** runs in the transaction that fails the job for good (attempts used up, however that happened) */
   onExhausted?: ExhaustedHook;
 }
 
-const handlers = new Map<string, { fn: JobHandler; timeoutMs: number; everyMs?: number; concurrency?: () => number }>();
+const handlers = new Map<string, { fn: JobHandler; timeoutMs: number; everyMs?: number; concurrency?: () => number; slot: string }>();
 const HEARTBEAT_MS = 10_000;
 
 export function registerJob(kind: string, fn: JobHandler, opts: JobOptions = {}) {
-  handlers.set(kind, { fn, timeoutMs: opts.timeoutMs ?? 10 * 60_000, everyMs: opts.everyMs, concurrency: opts.concurrency });
+  handlers.set(kind, { fn, timeoutMs: opts.timeoutMs ?? 10 * 60_000, everyMs: opts.everyMs, concurrency: opts.concurrency, slot: opts.slot ?? kind });
   onJobExhausted(kind, opts.onExhausted);
 }
 
@@ -63,9 +65,9 @@ export function startWorker(opts: WorkerOptions = {}) {
   if (recovered) log("warn", "jobs recovered after restart", { count: recovered });
   for (const [kind, h] of handlers) if (h.everyMs) withBusyTimeout(5_000, () => enqueueOnce(kind));
   let running = 0;
-  const runningByKind = new Map<string, number>();
+  const runningBySlot = new Map<string, number>();
   // Kinds with a free slot under their own limit (e.g. converter.concurrency for conversions).
-  const claimable = () => [...handlers].filter(([kind, h]) => !h.concurrency || (runningByKind.get(kind) ?? 0) < Math.max(1, h.concurrency())).map(([kind]) => kind);
+  const claimable = () => [...handlers].filter(([, h]) => !h.concurrency || (runningBySlot.get(h.slot) ?? 0) < Math.max(1, h.concurrency())).map(([kind]) => kind);
   let stopped = false;
   const active = new Set<Promise<void>>();
   const controllers = new Set<AbortController>();
@@ -129,10 +131,11 @@ export function startWorker(opts: WorkerOptions = {}) {
         busyWait = 0;
         if (!job) break;
         running++;
-        runningByKind.set(job.kind, (runningByKind.get(job.kind) ?? 0) + 1);
+        const slot = handlers.get(job.kind)!.slot;
+        runningBySlot.set(slot, (runningBySlot.get(slot) ?? 0) + 1);
         const p = runOne(job).finally(() => {
           running--;
-          runningByKind.set(job.kind, runningByKind.get(job.kind)! - 1);
+          runningBySlot.set(slot, runningBySlot.get(slot)! - 1);
           active.delete(p);
           queueMicrotask(tick);
         });

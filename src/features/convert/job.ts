@@ -17,7 +17,11 @@ import { openWorkDir, removeWorkDir } from "./workdir.ts";
 // attempt, or an abort by the worker itself (lost lease, shutdown), leaves the job to be retried.
 
 // The worker's own hard limit; converter.timeout (at most 600 minutes) applies inside.
-const HARD_TIMEOUT_MS = 601 * 60_000;
+export const HARD_TIMEOUT_MS = 601 * 60_000;
+
+/** converter.concurrency: conversions and full-page renders (renderFull.ts) share these slots. */
+export const CONVERTER_SLOT = "converter";
+export const converterConcurrency = () => Math.max(1, Math.floor(Number(setting("converter", "concurrency")) || 1));
 
 const toolError = (e: unknown) => String((e as Error)?.message ?? e).slice(0, 200);
 
@@ -41,7 +45,7 @@ export async function convertJob({ job, payload, progress, signal }: JobContext)
         result: { document_id: doc.id, reused: source.id, pages: source.pages },
         effects: () => applySuccess(doc.id, {
           pages: source.pages, preview: source.preview, width: source.width, height: source.height, size: source.size,
-          texts, description, keywords,
+          texts, description, keywords, rendered: Math.max(source.preview, source.rendered_pages),
         }),
       };
     }
@@ -92,5 +96,6 @@ registerJob(CONVERT_JOB, convertJob, {
     if (Number.isInteger(id) && id > 0) applyExhausted(id, exhaustedMessage(job.attempts, error), conversionPending);
   },
   timeoutMs: HARD_TIMEOUT_MS,
-  concurrency: () => Math.max(1, Math.floor(Number(setting("converter", "concurrency")) || 1)),
+  concurrency: converterConcurrency,
+  slot: CONVERTER_SLOT,
 });

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { ConvertError, run, type RunOptions } from "./tools.ts";
 
-// Steps on a PDF: inspect, take the text of every page, render the preview pages and the cover.
+// Steps on a PDF: inspect, take the text of every page, render pages (the preview at conversion,
+// the rest later for entitled readers) and the cover.
 
 export type PageExt = ".svg" | ".png" | ".webp";
 export interface PdfInfo { pages: number; width: number; height: number }
@@ -42,18 +43,32 @@ const cleanPageText = (t: string) => t.replace(/[ \t\u3000]+$/gm, "").replace(/\
 
 const firstError = (stderr: string) => stderr.split("\n").find((l) => /^error:/.test(l))?.replace(/^error:\s*/, "") ?? "";
 
+/** 1,2,3,7,9,10 → "1-3,7,9-10": mutool's page list, short however many pages a document has. */
+export function pageRanges(pages: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
+    out.push(i === j ? `${pages[i]}` : `${pages[i]}-${pages[j]}`);
+    i = j + 1;
+  }
+  return out.join(",");
+}
+
 /**
- * Renders pages 1..count into `dir` as N.svg / N.png / N.webp, with N.gzip.svg copies when asked.
+ * Renders pages 1..count (or the listed pages, ascending) into `dir` as N.svg / N.png / N.webp, with
+ * N.gzip.svg copies when asked; N is the page's number in the document either way.
  * mutool exits 0 even when a page fails, so every expected file is checked.
  */
-export async function renderPages(file: string, count: number, ext: PageExt, gzip: boolean, dir: string, ro: RunOptions) {
+export async function renderPages(file: string, pages: number | number[], ext: PageExt, gzip: boolean, dir: string, ro: RunOptions) {
   mkdirSync(dir, { recursive: true });
-  if (count < 1) return;
+  const list = typeof pages === "number" ? Array.from({ length: pages }, (_, i) => i + 1) : pages;
+  if (!list.length) return;
   const format = ext === ".svg" ? "svg" : "png";
   const args = ["draw", "-q", "-F", format, "-o", join(dir, `%d.${format}`)];
   if (format === "png") args.push("-r", "96");
-  const r = await run("mutool", [...args, file, `1-${count}`], ro);
-  for (let n = 1; n <= count; n++) {
+  const r = await run("mutool", [...args, file, pageRanges(list)], ro);
+  for (const n of list) {
     if (!existsSync(join(dir, `${n}.${format}`))) {
       const why = firstError(r.stderr);
       throw new ConvertError(`第 ${n} 页渲染失败${why ? `：${why.slice(0, 120)}` : "，文件可能已损坏"}`);
@@ -61,7 +76,7 @@ export async function renderPages(file: string, count: number, ext: PageExt, gzi
   }
   if (ext === ".webp") {
     // sharp runs on libuv's thread pool, so these encodes stay off the event loop.
-    for (let n = 1; n <= count; n++) {
+    for (const n of list) {
       ro.signal.throwIfAborted();
       const png = join(dir, `${n}.png`);
       await sharp(png).webp({ quality: 82 }).toFile(join(dir, `${n}.webp`));
@@ -69,7 +84,7 @@ export async function renderPages(file: string, count: number, ext: PageExt, gzi
     }
   }
   if (ext === ".svg" && gzip) {
-    for (let n = 1; n <= count; n++) {
+    for (const n of list) {
       writeFileSync(join(dir, `${n}.gzip.svg`), Bun.gzipSync(readFileSync(join(dir, `${n}.svg`)), { level: 6 }));
     }
   }

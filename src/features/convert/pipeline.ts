@@ -63,11 +63,24 @@ export interface ConvertOptions {
   progress?: (pct: number) => void;
 }
 
+/**
+ * The original as a PDF in the work dir (a PDF original is used where it is), after the checks every
+ * conversion makes. The full-page render (renderFull.ts) calls it again rather than keeping office
+ * formats' intermediate PDFs: see the README decision log.
+ */
+export async function sourcePdf(file: string, hint: string, ro: RunOptions): Promise<{ type: Sniffed; pdf: string }> {
+  // Tools run inside the work dir: a relative path would point there.
+  const src = resolve(file);
+  if (!existsSync(src)) throw new ConvertError("原始文件不存在，请重新上传");
+  if (statSync(src).size === 0) throw new ConvertError("文件为空（0 字节），无法转换");
+  const type = sniffDocument(readFileSync(src), hint);
+  if (!type) throw new ConvertError("无法识别的文件格式：文件内容不是受支持的文档（PDF、Office、电子书、文本或图片）");
+  return { type, pdf: await toPdf(src, type, ro) };
+}
+
 /** The whole conversion of one original file inside a work dir. Throws ConvertError with a Chinese message. */
 export async function convertFile(file: string, opts: ConvertOptions): Promise<Converted> {
   const { workDir, signal, settings } = opts;
-  // Tools run inside the work dir: a relative path would point there.
-  const src = resolve(file);
   const ro: RunOptions = { signal, workDir };
   const timings: Record<string, number> = {};
   let t = performance.now();
@@ -77,12 +90,7 @@ export async function convertFile(file: string, opts: ConvertOptions): Promise<C
     t = now;
   };
 
-  if (!existsSync(src)) throw new ConvertError("原始文件不存在，请重新上传");
-  if (statSync(src).size === 0) throw new ConvertError("文件为空（0 字节），无法转换");
-  const type = sniffDocument(readFileSync(src), opts.hint);
-  if (!type) throw new ConvertError("无法识别的文件格式：文件内容不是受支持的文档（PDF、Office、电子书、文本或图片）");
-
-  const pdf = await toPdf(src, type, ro);
+  const { type, pdf } = await sourcePdf(file, opts.hint, ro);
   lap("toPdf");
   opts.progress?.(30);
   const info = await inspectPdf(pdf, ro);

@@ -39,14 +39,18 @@ export interface Outcome {
   texts: string[];
   description: string;
   keywords: string[];
+  /** pages with images on disk when reusing another document's files; absent: freshly rendered, the preview only */
+  rendered?: number;
 }
 
 /** Success: numbers, cover, text per page; 0/1/3/5 → 2, review/disabled/rejected kept; blank metadata filled. */
 export function applySuccess(id: number, o: Outcome) {
   const cur = loadDocument(id);
   if (!cur) return;
+  // A fresh conversion replaced the shared pages folder with the preview pages only.
+  const rendered = o.rendered ?? o.preview;
   getDb().update(document).set({
-    pages: o.pages, preview: o.preview, width: o.width, height: o.height,
+    pages: o.pages, preview: o.preview, rendered_pages: rendered, width: o.width, height: o.height,
     ...(o.size && !cur.size ? { size: o.size } : {}),
     cover: coverUrl(cur.uuid), convert_error: "",
     status: CONVERTIBLE.includes(cur.status) ? DOC_STATUS.converted : cur.status,
@@ -55,7 +59,7 @@ export function applySuccess(id: number, o: Outcome) {
     updated_at: Date.now(),
   }).where(eq(document.id, id)).run();
   // Same-file documents share the page files just replaced: keep their numbers in step.
-  getDb().update(document).set({ pages: o.pages, preview: o.preview, width: o.width, height: o.height, updated_at: Date.now() })
+  getDb().update(document).set({ pages: o.pages, preview: o.preview, ...(o.rendered === undefined ? { rendered_pages: o.preview } : {}), width: o.width, height: o.height, updated_at: Date.now() })
     .where(and(eq(document.hash, cur.hash), ne(document.id, id), gt(document.pages, 0))).run();
   // Replace, never add: a retried or repeated conversion leaves exactly one row per page.
   getDb().delete(documentPage).where(eq(documentPage.document_id, id)).run();

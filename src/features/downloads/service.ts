@@ -4,6 +4,7 @@ import { document, download } from "#db/schema/documents.ts";
 import { order } from "#db/schema/orders.ts";
 import { user } from "#db/schema/users.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
+import { requestFullRender } from "#src/features/convert/enqueue.ts";
 import { visibleDocument } from "#src/features/documents/status.ts";
 import { newOrderNo } from "#src/features/orders/orderNo.ts";
 import { hasBought } from "#src/features/orders/ownership.ts";
@@ -139,6 +140,8 @@ export function requestDownload(r: DownloadRequest): { url: string; expires: num
     tx.update(document).set({ download_count: sql`${document.download_count} + 1` }).where(eq(document.id, doc.id)).run();
     return price;
   }, { behavior: "immediate" });
+  // A charged download is a purchase: its full preview is rendered as for any bought document.
+  if (charged > 0) requestFullRender(doc.id);
   return { ...signDownloadUrl(doc.uuid, r.userId ?? 0, now), price: charged };
 }
 

@@ -4,6 +4,7 @@ import { document } from "#db/schema/documents.ts";
 import { order } from "#db/schema/orders.ts";
 import { user } from "#db/schema/users.ts";
 import { changeCredits } from "#src/features/credits/ledger.ts";
+import { requestFullRender } from "#src/features/convert/enqueue.ts";
 import { earnsIncome } from "#src/features/downloads/service.ts";
 import { creditName } from "#src/features/settings/service.ts";
 import { extendVip } from "#src/features/vip/membership.ts";
@@ -37,6 +38,13 @@ export type MarkPaidResult =
  * transaction and only while the order is pending; too few credits throws and leaves nothing.
  */
 export function markPaid(orderNo: string, p: Payment, opts: { ip?: string; source?: string } = {}): MarkPaidResult {
+  const r = paidInTransaction(orderNo, p, opts);
+  // After the commit: the buyer's page images past the preview are rendered by a job of their own.
+  if (r.applied && r.order.order_type === ORDER_TYPE.document) requestFullRender(r.order.product_id);
+  return r;
+}
+
+function paidInTransaction(orderNo: string, p: Payment, opts: { ip?: string; source?: string }): MarkPaidResult {
   return getDb().transaction((tx) => {
     const o = tx.select().from(order).where(eq(order.order_no, orderNo)).get();
     const base = { orderNo, paymentType: p.paymentType, ip: opts.ip ?? "" };

@@ -4,6 +4,7 @@ import { document } from "#db/schema/documents.ts";
 import { DOC_STATUS, visibleDocument } from "#src/features/documents/status.ts";
 import { pageAllowed } from "#src/features/permissions/catalog.ts";
 import { allowPagesOf } from "#src/http/adminOnly.ts";
+import { hasBought } from "#src/features/orders/ownership.ts";
 import { notFound } from "#src/lib/errors.ts";
 import { prepared } from "./prepared.ts";
 
@@ -22,11 +23,22 @@ export function canManage(user: { id: number; is_root: boolean } | null, d: Pick
   return pages === "all" || pageAllowed(pages, "/admin/document/list");
 }
 
+/**
+ * Who reads past the preview (issue 10): the owner, an admin with document permissions, or a buyer
+ * (a paid document order, credit downloads included) — for good. Everyone else gets the preview.
+ */
+export function readsWhole(user: { id: number; is_root: boolean } | null, d: Pick<DocumentRow, "id" | "user_id">): boolean {
+  return canManage(user, d) || hasBought(user?.id, d.id);
+}
+
+/** Pages with images on disk; older rows and test fixtures may carry less than the preview. */
+export const renderedPages = (d: Pick<DocumentRow, "preview" | "rendered_pages">) => Math.max(d.preview, d.rendered_pages);
+
 /** The few columns page-image serving and the view beacon need, by uuid. */
 export function pageDocByUuid(uuid: string) {
   if (!UUID_RE.test(uuid)) return undefined;
   return prepared("pageDoc", () => getDb()
-    .select({ id: document.id, hash: document.hash, status: document.status, deleted_at: document.deleted_at, preview: document.preview, user_id: document.user_id })
+    .select({ id: document.id, hash: document.hash, status: document.status, deleted_at: document.deleted_at, preview: document.preview, rendered_pages: document.rendered_pages, user_id: document.user_id })
     .from(document).where(eq(document.uuid, sql.placeholder("uuid"))).prepare()).get({ uuid });
 }
 

@@ -6,7 +6,7 @@ import type { AppContext, AppEnv } from "#src/http/context.ts";
 import { siteGuards } from "#src/http/guards.ts";
 import { sessionMiddleware } from "#src/http/session.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
-import { canManage, isVisible, pageDocByUuid } from "./access.ts";
+import { canManage, isVisible, pageDocByUuid, readsWhole, renderedPages } from "./access.ts";
 
 /**
  * Page images and covers. The file on disk is always derived from the document's stored hash and a
@@ -16,8 +16,8 @@ import { canManage, isVisible, pageDocByUuid } from "./access.ts";
  *
  * app.ts mounts these before the global compress/session/guard middleware, as it does static assets:
  * a visible page needs none of it (files are stored gzipped already). The session is resolved only
- * when a hidden document's owner may be asking, and the site rules (closed site, login required)
- * run through the very same guard whenever one of them is on.
+ * when a hidden document's owner may be asking or a page past the preview is asked for, and the
+ * site rules (closed site, login required) run through the very same guard whenever one is on.
  */
 export const pageImageRoutes = new Hono<AppEnv>();
 
@@ -27,6 +27,9 @@ const COVER_FILE = /^([0-9A-Za-z-]{1,64})\.png$/;
 const PUBLIC_CACHE = "public, max-age=2592000";
 // Owners and admins see pages of documents visitors cannot: shared caches must not keep those.
 const PRIVATE_CACHE = "private, no-cache";
+// Pages past the preview belong to whoever may read the whole document, for good: their own
+// browser may keep them, nothing shared may.
+const ENTITLED_CACHE = "private, max-age=86400";
 const SVG = "image/svg+xml";
 const MD5 = /^[0-9a-f]{32}$/;
 
@@ -39,10 +42,10 @@ type PageDoc = NonNullable<ReturnType<typeof pageDocByUuid>>;
 const DOC_TTL_MS = 3000;
 const docs = new Map<string, { version: number; at: number; d: PageDoc }>();
 
-function lookup(uuid: string): PageDoc | undefined {
+function lookup(uuid: string, fresh = false): PageDoc | undefined {
   const now = Date.now();
   const hit = docs.get(uuid);
-  if (hit && hit.version === contentVersion() && now - hit.at < DOC_TTL_MS) return hit.d;
+  if (!fresh && hit && hit.version === contentVersion() && now - hit.at < DOC_TTL_MS) return hit.d;
   const d = pageDocByUuid(uuid);
   if (!d) return undefined;
   if (docs.size >= 5000) docs.clear();
@@ -109,10 +112,17 @@ pageImageRoutes.get("/view/page/:uuid/:file", async (c) => {
   const r = await readable(c, c.req.param("uuid"));
   if (r instanceof Response) return r;
   const page = Number(m[1]);
-  if (page > r.d.preview) return NOT_FOUND();
+  let cache = r.cache;
+  if (page > r.d.preview) {
+    // Past the preview: only for the owner, an admin or a buyer, and only once rendered (the kept
+    // row may predate a full render that has just finished).
+    if (!readsWhole(await viewer(c), r.d)) return NOT_FOUND();
+    if (page > renderedPages(r.d) && page > renderedPages(lookup(c.req.param("uuid"), true) ?? r.d)) return NOT_FOUND();
+    if (cache === PUBLIC_CACHE) cache = ENTITLED_CACHE;
+  }
   const kind = m[2] ?? "svg";
   const { hash } = r.d;
-  const base = { tag: `${hash.slice(0, 12)}-${page}`, cache: r.cache };
+  const base = { tag: `${hash.slice(0, 12)}-${page}`, cache };
   if (kind === "png" || kind === "webp") {
     const f = find(pagePath(hash, page, `.${kind}`));
     return f ? send(c, f, { ...base, type: `image/${kind}` }) : NOT_FOUND();

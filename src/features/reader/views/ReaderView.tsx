@@ -13,6 +13,8 @@ import type { DocumentRow } from "../access.ts";
 import type { Crumb } from "../reader.ts";
 import type { RelatedDoc } from "../related.ts";
 import { DownloadSlot } from "./DownloadSlot.tsx";
+import { priceFor } from "#src/features/downloads/service.ts";
+import { useRequest } from "#src/views/request.tsx";
 import { VipBadge } from "#src/features/vip/views/VipBadge.tsx";
 
 export interface ReaderViewProps {
@@ -21,6 +23,8 @@ export interface ReaderViewProps {
   uploader: { id: number; username: string; avatar: string; doc_count: number; vip_until: number | null } | null;
   related: RelatedDoc[];
   pages: ReaderPagesProps | null;
+  /** page images this reader gets (`whole`: the owner, an admin or a buyer; else the preview) */
+  reading?: { readable: number; whole: boolean };
   actions: DocumentActionsProps;
   creditName: string;
   /** the CommentsSection of this document */
@@ -51,11 +55,21 @@ function Keywords({ text }: { text: string }) {
   return <p className="reader-keywords">{words.map((w) => <a key={w} className="chip" href={`/search?wd=${encodeURIComponent(w)}&type=0`}>{w}</a>)}</p>;
 }
 
-function EndNotice({ doc, open }: { doc: DocumentRow; open: boolean }) {
-  const rest = Math.max(0, doc.pages - doc.preview);
+/** What follows the last page this reader gets: the rest being rendered, or bought, or downloaded. */
+function endText(doc: DocumentRow, rest: number, whole: boolean, buyable: boolean) {
+  if (rest <= 0) return `已阅读完毕，全文共 ${doc.pages} 页`;
+  if (whole) return <>其余 <strong>{rest}</strong> 页正在生成，请稍后刷新</>;
+  return buyable ? <>剩余 <strong>{rest}</strong> 页未能预览，购买后即可阅读全文</> : <>剩余 <strong>{rest}</strong> 页未能预览，请下载后阅读</>;
+}
+
+function EndNotice({ doc, open, reading }: { doc: DocumentRow; open: boolean; reading: { readable: number; whole: boolean } }) {
+  const { user } = useRequest();
+  const rest = Math.max(0, doc.pages - reading.readable);
+  // Visitors (a cached page) are told a paid document can be bought; a member only when it costs them something.
+  const buyable = !reading.whole && doc.price > 0 && (!user || priceFor(user.id, doc) > 0);
   return (
     <section className="card reader-end" data-reader-end="" hidden={!open}>
-      <p className="reader-end-text">{rest > 0 ? <>剩余 <strong>{rest}</strong> 页未能预览，请下载后阅读</> : `已阅读完毕，全文共 ${doc.pages} 页`}</p>
+      <p className="reader-end-text">{endText(doc, rest, reading.whole, buyable)}</p>
       <DownloadSlot doc={doc} />
     </section>
   );
@@ -92,7 +106,7 @@ function Side({ doc, uploader, related, creditName }: Pick<ReaderViewProps, "doc
   );
 }
 
-export function ReaderView({ doc, crumbs, uploader, related, pages, actions, creditName, comments }: ReaderViewProps) {
+export function ReaderView({ doc, crumbs, uploader, related, pages, reading = { readable: doc.preview, whole: false }, actions, creditName, comments }: ReaderViewProps) {
   return (
     <div className="container reader">
       <AdSlot position="document_top" />
@@ -120,7 +134,7 @@ export function ReaderView({ doc, crumbs, uploader, related, pages, actions, cre
             </div>
           </header>
           {pages ? <Island name="ReaderPages" component={ReaderPages} props={pages} /> : <p className="card reader-empty muted">该文档暂无可预览的页面，请下载后阅读。</p>}
-          <EndNotice doc={doc} open={!pages || pages.initial >= pages.preview} />
+          <EndNotice doc={doc} open={!pages || pages.initial >= pages.preview} reading={reading} />
           <AdSlot position="document_bottom" />
           {comments ? <section id="comments" className="card reader-comments" aria-labelledby="comments-title">{comments}</section> : null}
         </div>
