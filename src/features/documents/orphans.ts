@@ -26,8 +26,9 @@ export function purgeUnusedUploads(now = Date.now(), graceMs = UNUSED_UPLOAD_GRA
     if (!stale.length) return { rows: 0, hashes: [] as string[] };
     const del = sqlite.query("DELETE FROM attachment WHERE id = ?");
     for (const r of stale) del.run(r.id);
+    // Type 8 (spider downloads) keep their originals in the same place: theirs count as used too.
     const used = sqlite.query(
-      `SELECT (SELECT COUNT(*) FROM document WHERE hash = ?1) + (SELECT COUNT(*) FROM attachment WHERE type = ?2 AND hash = ?1) AS n`,
+      `SELECT (SELECT COUNT(*) FROM document WHERE hash = ?1) + (SELECT COUNT(*) FROM attachment WHERE type IN (?2, 8) AND hash = ?1) AS n`,
     );
     const hashes = [...new Set(stale.map((r) => r.hash))].filter((h) => /^[0-9a-f]{32}$/.test(h) && (used.get(h, ATTACHMENT_DOCUMENT) as { n: number }).n === 0);
     return { rows: stale.length, hashes };
