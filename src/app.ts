@@ -30,6 +30,8 @@ import { orderPageRoutes } from "#src/features/orders/pages.tsx";
 import { searchSuggestRoutes } from "#src/features/search/suggestRoutes.ts";
 import { orderRoutes } from "#src/features/orders/routes.ts";
 import { vipRoutes } from "#src/features/vip/routes.ts";
+import { spiderRoutes } from "#src/features/spider/routes.tsx";
+import { opsRoutes } from "#src/features/ops/routes.tsx";
 import { AppError, payloadTooLarge, serviceBusy } from "#src/lib/errors.ts";
 import { isBusyError } from "#db/client.ts";
 import type { AppEnv } from "#src/http/context.ts";
@@ -93,6 +95,8 @@ export function createApp() {
   app.route("/", orderPageRoutes);
   app.route("/", orderRoutes);
   app.route("/", vipRoutes);
+  app.route("/", spiderRoutes);
+  app.route("/", opsRoutes);
 
   registerPermissions(app);
 

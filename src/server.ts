@@ -8,10 +8,13 @@ import { getManifest } from "./views/assets.tsx";
 import { handle } from "#db/client.ts";
 import "./jobs/registry.ts";
 import { failInterruptedAnswers } from "./features/ai/generate.ts";
+import { claimServerLock } from "./features/ops/serverLock.ts";
 
 const started = performance.now();
 bootDatabase();
 handle();
+// Tells `bun scripts/admin.ts restore` that this DATA_DIR is in use.
+claimServerLock(env.DATA_DIR);
 getManifest();
 // Answers that were being written when the last process died cannot be resumed.
 failInterruptedAnswers();

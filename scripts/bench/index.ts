@@ -15,6 +15,8 @@ const BENCHES = [
   ["search", "scripts/bench/search.ts"],
   ["chat", "scripts/bench/chat.ts"],
   ["orders", "scripts/bench/orders.ts"],
+  ["backup", "scripts/bench/backup.ts"],
+  ["spider", "scripts/bench/spider.ts"],
 ] as const;
 
 const results: [string, number][] = [];

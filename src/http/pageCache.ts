@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { contentVersion } from "#src/lib/contentVersion.ts";
+import { getSettings } from "#src/features/settings/service.ts";
 import type { AppEnv } from "./context.ts";
 
 /**
@@ -11,8 +12,17 @@ import type { AppEnv } from "./context.ts";
 interface Entry { version: number; at: number; body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; status: number; headers: [string, string][] }
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 64 * 1024 * 1024;
-// Ads have start/end times and nothing bumps the version when one begins, so entries also age out.
-const MAX_AGE_MS = 60_000;
+// Whether, which pages and how long are the `ssr` settings (/admin/config/ssr). Ads have start/end
+// times and nothing bumps the version when one begins, so entries also age out after the lifetime.
+function policy() {
+  const ssr = getSettings().ssr;
+  const prefixes = String(ssr.page_cache_paths ?? "").split(/[\n,]/).map((p) => p.trim().replace(/\/+$/, "") || "/").filter((p) => p.startsWith("/"));
+  return { on: !!ssr.enable_page_cache, maxAgeMs: Math.max(1, Number(ssr.page_cache_seconds) || 60) * 1000, prefixes };
+}
+
+/** "/" stands for the home page only (else it would match everything); other prefixes match their subtree. */
+export const cachedPath = (path: string, prefixes: string[]) =>
+  prefixes.some((p) => (p === "/" ? path === "/" : path === p || path.startsWith(`${p}/`)));
 const entries = new Map<string, Entry>();
 let bytes = 0;
 
@@ -31,10 +41,15 @@ function remember(key: string, e: Entry) {
   }
 }
 
-export function clearPageCache() {
+/** Empties the cache (the 清空缓存 button, tests); answers how many pages were dropped. */
+export function clearPageCache(): number {
+  const n = entries.size;
   entries.clear();
   bytes = 0;
+  return n;
 }
+
+export const pageCacheStats = () => ({ entries: entries.size, bytes });
 
 function respond(e: Entry, gzip: boolean) {
   const headers = new Headers(e.headers);
@@ -48,10 +63,17 @@ function respond(e: Entry, gzip: boolean) {
 
 export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== "GET" || c.get("user") || c.req.path.startsWith("/api/")) return next();
+  const { on, maxAgeMs, prefixes } = policy();
+  if (!on || !cachedPath(c.req.path, prefixes)) {
+    await next();
+    // The page asked to be cached, but the settings say no: the marker must not reach the visitor.
+    if (c.res.headers.has(PAGE_CACHE_HEADER)) c.res.headers.delete(PAGE_CACHE_HEADER);
+    return;
+  }
   const key = c.req.url;
   const gzipOk = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
   const hit = entries.get(key);
-  if (hit && hit.version === contentVersion() && Date.now() - hit.at < MAX_AGE_MS) {
+  if (hit && hit.version === contentVersion() && Date.now() - hit.at < maxAgeMs) {
     entries.delete(key);
     entries.set(key, hit);
     c.res = respond(hit, gzipOk);

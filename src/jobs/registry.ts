@@ -11,6 +11,8 @@ import "#src/features/site/sitemap.ts";
 import "#src/features/search/indexer.ts";
 import "#src/features/search/recordsJob.ts";
 import "#src/features/orders/jobs.ts";
+import "#src/features/spider/jobs.ts";
+import "#src/features/ops/jobs.ts";
 
 // House-keeping every six hours: expired sessions, and finished jobs older than a week.
 registerJob("sessions.purge", async () => {

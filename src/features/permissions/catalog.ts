@@ -36,6 +36,12 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   payment: { label: "支付记录", page: "/admin/order" },
   wechatpay: { label: "微信支付证书", page: "/admin/config/pay" },
   vip: { label: "VIP 套餐", page: "/admin/user/vip" },
+  spider: { label: "蜘蛛采集", page: "/admin/spider" },
+  sqlmode: { label: "数据库维护", page: "/admin/dashboard" },
+  backup: { label: "数据备份", page: "/admin/system/backup" },
+  release: { label: "版本更新", page: "/admin/system/release" },
+  license: { label: "授权信息", page: "/admin/system/release" },
+  ssr: { label: "页面缓存", page: "/admin/config/ssr" },
 };
 
 /** Admin pages anyone with admin access may open (spec §6: AI management, its children, navigation). */

@@ -7,6 +7,8 @@ import { smsSettings } from "#src/features/sms/settings.ts";
 import { LLM_GROUP } from "#src/features/ai/llm/settings.ts";
 import { ARTICLE_GROUP } from "#src/features/articles/settings.ts";
 import { COMMENT_GROUP } from "#src/features/comments/settings.ts";
+import { BACKUP_GROUP, MINIPROGRAM_GROUP, SSR_GROUP } from "#src/features/ops/settings.ts";
+import { SPIDER_GROUP } from "#src/features/spider/settings.ts";
 export type { GroupDef, SettingDef, InputType } from "./define.ts";
 
 export const GROUPS: GroupDef[] = [
@@ -29,6 +31,7 @@ export const GROUPS: GroupDef[] = [
       s("watermark", "水印文字", "text", "", { maxLength: 64 }),
       s("analytics", "统计代码", "textarea", "", { placeholder: "粘贴统计平台提供的 <script> 代码；内容安全策略会自动放行这段代码" }),
       s("credit_name", "积分名称", "text", "魔豆", { maxLength: 16 }),
+      s("release_source", "更新检查地址", "text", "", { public: false, maxLength: 512, placeholder: "返回 {version, url, notes} 的 JSON 地址（http/https）" }),
     ],
   },
   {
@@ -168,6 +171,10 @@ export const GROUPS: GroupDef[] = [
   EMAIL_GROUP,
   LLM_GROUP,
   smsSettings,
+  MINIPROGRAM_GROUP,
+  SSR_GROUP,
+  BACKUP_GROUP,
+  SPIDER_GROUP,
 ];
 
 export const GROUP_BY_NAME = new Map(GROUPS.map((g) => [g.name, g]));

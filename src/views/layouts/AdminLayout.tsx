@@ -22,13 +22,16 @@ const ICONS: Record<string, string> = {
   ai: "M12 2l1.6 3.4L17 7l-3.4 1.6L12 12l-1.6-3.4L7 7l3.4-1.6zM5 14h14a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4a2 2 0 0 1 2-2m0 2v4h14v-4zm2 1h2v2H7zm8 0h2v2h-2zM19 2l.8 1.7L21.5 4.5l-1.7.8L19 7l-.8-1.7-1.7-.8 1.7-.8z",
   article: "M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2m0 16H5V5h14zM7 7h10v2H7zm0 4h10v2H7zm0 4h7v2H7z",
   attachment: "M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z",
+  system: "M4 4h16v6H4zm2 2v2h2V6zm-2 8h16v6H4zm2 2v2h2v-2zm4-10v2h8V6zm0 10v2h8v-2z",
+  spider: "M12 2a4 4 0 0 1 4 4v1h2l2-3 1.7 1-2.3 3.5L20 9h2v2h-2.1a8 8 0 0 1-.2 2H22v2h-2.9l1.6 2.5-1.7 1L17.3 16A6 6 0 0 1 13 19.9V11h-2v8.9A6 6 0 0 1 6.7 16L5 18.5l-1.7-1L4.9 15H2v-2h2.3a8 8 0 0 1-.2-2H2V9h2l.6-.5L2.3 5 4 4l2 3h2V6a4 4 0 0 1 4-4",
   order: "M19.5 3.5 18 2l-1.5 1.5L15 2l-1.5 1.5L12 2l-1.5 1.5L9 2 7.5 3.5 6 2 4.5 3.5 3 2v20l1.5-1.5L6 22l1.5-1.5L9 22l1.5-1.5L12 22l1.5-1.5L15 22l1.5-1.5L18 22l1.5-1.5L21 22V2zM19 19.09H5V4.91h14zM8.3 6.5h2.1l1.6 2.8 1.6-2.8h2.1l-2.3 3.6H15v1.4h-2v1h2v1.4h-2v2.1h-2v-2.1H9v-1.4h2v-1H9v-1.4h1.6z",
 };
 
 // The payment and recharge groups share one screen (/admin/config/pay), listed once where payment stood.
 const PAY_SCREEN = { key: "config/pay", label: "支付设置", href: "/admin/config/pay" };
+// The backup group is edited on 系统管理 → 数据备份, beside the archives.
 const configMenu = () => GROUPS.flatMap((g) =>
-  g.name === "payment" ? [PAY_SCREEN] : g.name === "recharge" ? [] : [{ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` }]);
+  g.name === "payment" ? [PAY_SCREEN] : g.name === "recharge" || g.name === "backup" ? [] : [{ key: `config/${g.name}`, label: g.label, href: `/admin/config/${g.name}` }]);
 
 export interface MenuItem { key: string; label: string; href: string; icon: string; children?: { key: string; label: string; href: string }[] }
 
@@ -77,6 +80,13 @@ export const ADMIN_MENU: MenuItem[] = [
       { key: "user/sms", label: "短信记录", href: "/admin/user/sms" },
     ],
   },
+  {
+    key: "spider", label: "蜘蛛采集", href: "/admin/spider/url", icon: "spider",
+    children: [
+      { key: "spider/url", label: "采集网址", href: "/admin/spider/url" },
+      { key: "spider/document", label: "采集文档", href: "/admin/spider/document" },
+    ],
+  },
   { key: "order", label: "订单管理", href: "/admin/order", icon: "order" },
   { key: "navigation", label: "导航管理", href: "/admin/navigation", icon: "navigation" },
   { key: "friendlink", label: "友情链接", href: "/admin/friendlink", icon: "friendlink" },
@@ -85,6 +95,13 @@ export const ADMIN_MENU: MenuItem[] = [
   { key: "attachment", label: "附件管理", href: "/admin/attachment", icon: "attachment" },
   { key: "comment", label: "评论管理", href: "/admin/comment", icon: "comment" },
   { key: "report", label: "举报管理", href: "/admin/report", icon: "report" },
+  {
+    key: "system", label: "系统管理", href: "/admin/system/backup", icon: "system",
+    children: [
+      { key: "system/backup", label: "数据备份", href: "/admin/system/backup" },
+      { key: "system/release", label: "版本与授权", href: "/admin/system/release" },
+    ],
+  },
 ];
 
 const Icon = ({ name }: { name: string }) => (

@@ -11,6 +11,7 @@ import { Island } from "#src/views/Island.tsx";
 import AdminConfigForm from "#islands/admin/AdminConfigForm.tsx";
 import { renderAdmin } from "../page.tsx";
 import { payScreen } from "./pay.tsx";
+import { miniprogramCard, pageCacheCard } from "#src/features/ops/views.tsx";
 
 export const configRoutes = new Hono<AppEnv>();
 
@@ -18,6 +19,8 @@ export const configRoutes = new Hono<AppEnv>();
 const EXTRAS: Record<string, (c: AppContext) => ReactNode> = {
   email: emailTestCard,
   search: searchIndexCard,
+  ssr: pageCacheCard,
+  miniprogram: miniprogramCard,
   vip: () => <p className="adm-card adm-muted">VIP 套餐（名称、时长、价格、权益说明）在 <a href="/admin/user/vip">用户管理 → VIP 管理</a> 中设置。</p>,
 };
 // Groups whose form is their own island (llm: provider presets fill base_url, plus 测试连接).
@@ -28,6 +31,8 @@ const FORMS: Record<string, (c: AppContext) => ReactNode> = { llm: llmSettingsPa
 configRoutes.get("/admin/config/pay", adminPage, (c) => renderAdmin(c, { title: "支付设置", active: "config/pay", children: payScreen(c) }));
 configRoutes.get("/admin/config/payment", adminPage, (c) => c.redirect("/admin/config/pay", 302));
 configRoutes.get("/admin/config/recharge", adminPage, (c) => c.redirect("/admin/config/pay", 302));
+// The backup settings sit on the backup screen beside the archives they govern.
+configRoutes.get("/admin/config/backup", adminPage, (c) => c.redirect("/admin/system/backup", 302));
 
 // Every other settings group has its screen at /admin/config/<group>; the menu lists the same screens.
 configRoutes.get("/admin/config/:group{[a-z_]+}", adminPage, (c) => {

@@ -13,6 +13,7 @@ import { RevenuePanel } from "./RevenuePanel.tsx";
 import { revenue } from "./revenue.ts";
 import { chatStats } from "#src/features/ai/admin/chatAdmin.ts";
 import { envs } from "./envs.ts";
+import { maintenanceCard, releaseCard } from "#src/features/ops/views.tsx";
 import { activity, device, stats, type Stats } from "./service.ts";
 
 export const dashboardRoutes = new Hono<AppEnv>();
@@ -63,6 +64,8 @@ function dashboard(c: AppContext) {
         {mayCall(c, "GET /api/v1/chat/stats") ? <AiUsagePanel days={chatStats(14)} /> : null}
         {/* It calls /device and /envs; a user granted other pages only would meet two 403s. */}
         {mayCall(c, "GET /api/v1/device") && mayCall(c, "GET /api/v1/envs") ? <Island name="AdminSysInfo" component={AdminSysInfo} props={{ device: device() }} /> : null}
+        {mayCall(c, "GET /api/v1/release") ? releaseCard() : null}
+        {mayCall(c, "PUT /api/v1/sqlmode") ? maintenanceCard() : null}
       </>
     ),
   });
