@@ -2,8 +2,8 @@
 // DIST_DIR, and a bounded keep-alive load generator. Traffic goes to 127.0.0.1 only and every loop
 // stops after a fixed duration.
 import type { Subprocess } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 export const root = resolve(import.meta.dir, "../..");
@@ -192,6 +192,26 @@ export async function login(url: string): Promise<string> {
   const r = await fetch(`${url}/api/v1/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(BENCH_ADMIN) });
   if (r.status !== 200) throw new Error(`login failed: ${r.status} ${await r.text()}`);
   return ((await r.json()) as { token: string }).token;
+}
+
+/** The machine a run was measured on: printed first by every bench and kept in its JSON summary. */
+export function machine() {
+  const [l1, l5, l15] = loadavg().map((n) => Math.round(n * 100) / 100);
+  return { cores: navigator.hardwareConcurrency, cpu: cpus()[0]?.model ?? "", memory_gb: Math.round(totalmem() / 2 ** 30), load: [l1, l5, l15], bun: Bun.version };
+}
+
+export function printMachine() {
+  const m = machine();
+  console.log(`machine: ${m.cores} cores (${m.cpu}) · ${m.memory_gb} GiB · load average ${m.load.join(" / ")} · bun ${m.bun}`);
+}
+
+/** Writes bench-results/<name>-<time>.json (gitignored) so runs can be compared; answers the path. */
+export function saveResult(name: string, data: Record<string, unknown>): string {
+  const dir = join(root, "bench-results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, `${JSON.stringify({ bench: name, at: new Date().toISOString(), machine: machine(), ...data }, null, 2)}\n`);
+  return file;
 }
 
 export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
