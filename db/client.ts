@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import * as sqliteVec from "sqlite-vec";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -49,6 +50,9 @@ export function withBusyTimeout<T>(ms: number, fn: () => T): T {
 export function openDatabase(file: string, opts: { migrate?: boolean } = {}): DbHandle {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const sqlite = new Database(file, { create: true, strict: true });
+  // sqlite-vec on every connection: the embedding spaces are vec0 tables, and deleting a chunk
+  // (a purged document cascades to its chunks) fires triggers that delete from them.
+  sqliteVec.load(sqlite);
   // Opening and migrating may wait for another process's write (nothing is being served yet).
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA journal_mode = WAL");

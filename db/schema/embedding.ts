@@ -35,6 +35,12 @@ export const embeddingSpace = sqliteTable(
     dimensions: integer("dimensions").notNull(),
     status: integer("status").notNull().default(0),
     activated_at: integer("activated_at").notNull().default(0),
+    /**
+     * JSON of the embedder the space was built with (provider, base_url, api_key, model, model_path,
+     * dimensions): while a new space builds, the settings already name the new model, and queries
+     * against the old, still active space must be embedded by the old one.
+     */
+    settings: text("settings").notNull().default("{}"),
     ...timestamps,
   },
   (t) => [index("embedding_space_status").on(t.status)],

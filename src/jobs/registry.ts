@@ -13,6 +13,7 @@ import "#src/features/search/recordsJob.ts";
 import "#src/features/orders/jobs.ts";
 import "#src/features/spider/jobs.ts";
 import "#src/features/ops/jobs.ts";
+import "#src/features/embedding/jobs.ts";
 
 // House-keeping every six hours: expired sessions, and finished jobs older than a week.
 registerJob("sessions.purge", async () => {

@@ -4,6 +4,7 @@ import { bannedHash, document } from "#db/schema/documents.ts";
 import { attachment } from "#db/schema/site.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { unindexDocument } from "#src/features/search/indexer.ts";
+import { queueEmbeddings } from "#src/features/embedding/enqueue.ts";
 import { badRequest, notFound } from "#src/lib/errors.ts";
 import { chainsOf } from "./categories.ts";
 import { refreshCategoryCounts, refreshUserDocCounts } from "./counts.ts";
@@ -30,8 +31,12 @@ function inRecycle(ids: number[]): DocumentRow[] {
 
 export function restoreDocuments(ids: number[]): number {
   const rows = inRecycle(ids);
-  getDb().update(document).set({ deleted_at: null, deleted_user_id: 0, updated_at: Date.now() }).where(inArray(document.id, rows.map((r) => r.id))).run();
   const visible = rows.filter((r) => r.status === DOC_STATUS.converted).map((r) => r.id);
+  getDb().transaction(() => {
+    getDb().update(document).set({ deleted_at: null, deleted_user_id: 0, updated_at: Date.now() }).where(inArray(document.id, rows.map((r) => r.id))).run();
+    // Soft delete dropped their vectors; servable again, they are embedded again.
+    queueEmbeddings(visible);
+  });
   if (visible.length) refreshCategoryCounts(chainsOf(visible));
   refreshUserDocCounts(rows.map((r) => r.user_id));
   bumpContentVersion();

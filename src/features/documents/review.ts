@@ -5,6 +5,7 @@ import { enqueueConversion } from "#src/features/convert/enqueue.ts";
 import { approveConverted, conversionDone, conversionPending } from "#src/features/convert/service.ts";
 import { awardUploadIfPublic } from "#src/features/credits/uploadAward.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
+import { dropVectorsOf, queueEmbedding } from "#src/features/embedding/enqueue.ts";
 import { notFound } from "#src/lib/errors.ts";
 import { chainsOf } from "./categories.ts";
 import { refreshCategoryCounts } from "./counts.ts";
@@ -25,7 +26,12 @@ function liveDocuments(ids: number[]): DocumentRow[] {
  * one does the same by hand: live when converted, else back to 0 with a conversion queued.
  */
 function approve(d: DocumentRow): boolean {
-  if (d.status === S.pendingReview) return approveConverted(d.id) !== null;
+  if (d.status === S.pendingReview) {
+    const status = approveConverted(d.id);
+    // Live now: embedded (a conversion still running embeds it when it finishes).
+    if (status === S.converted) queueEmbedding(d.id);
+    return status !== null;
+  }
   if (d.status !== S.rejected && d.status !== S.disabled) return false;
   getSqlite().transaction(() => {
     const done = conversionDone(d.id);
@@ -33,6 +39,8 @@ function approve(d: DocumentRow): boolean {
     if (!done && !conversionPending(d.id)) enqueueConversion(d.id);
     // Public now: the upload award is paid once per file (a re-enabled document's file usually was).
     if (done) awardUploadIfPublic(d.id);
+    // Enabled again: the vectors dropped when it was disabled come back.
+    if (done) queueEmbedding(d.id);
   }).immediate();
   return true;
 }
@@ -40,7 +48,13 @@ function approve(d: DocumentRow): boolean {
 /** 7 rejects documents waiting for review; 4 disables anything not yet disabled. */
 function setStatus(d: DocumentRow, action: 4 | 7): boolean {
   const applies = action === 4 ? d.status !== S.disabled : d.status === S.pendingReview;
-  if (applies) getDb().update(document).set({ status: action, updated_at: Date.now() }).where(eq(document.id, d.id)).run();
+  if (applies) {
+    getDb().transaction(() => {
+      getDb().update(document).set({ status: action, updated_at: Date.now() }).where(eq(document.id, d.id)).run();
+      // Disabled or rejected: nobody may read it, so no vector of it is kept.
+      dropVectorsOf([d.id]);
+    });
+  }
   return applies;
 }
 

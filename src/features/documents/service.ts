@@ -6,6 +6,7 @@ import { document, documentCategory } from "#db/schema/documents.ts";
 import { user } from "#db/schema/users.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
+import { dropVectorsOf } from "#src/features/embedding/enqueue.ts";
 import { badRequest } from "#src/lib/errors.ts";
 import { categoryPath, categoryTitles, chainsOf, usableChain, writeChain } from "./categories.ts";
 import { refreshCategoryCounts, refreshUserDocCounts } from "./counts.ts";
@@ -104,7 +105,11 @@ export function softDeleteDocuments(actor: Actor, admin: boolean, ids: number[])
   if (!ids.length) throw badRequest("请选择要删除的文档");
   const rows = findManageable(ids, actor, admin);
   const now = Date.now();
-  getDb().update(document).set({ deleted_at: now, deleted_user_id: actor.id, updated_at: now }).where(inArray(document.id, rows.map((r) => r.id))).run();
+  getDb().transaction(() => {
+    getDb().update(document).set({ deleted_at: now, deleted_user_id: actor.id, updated_at: now }).where(inArray(document.id, rows.map((r) => r.id))).run();
+    // In the recycle bin nobody may read it: its vectors go now and come back on restore.
+    dropVectorsOf(rows.map((r) => r.id));
+  });
   const visible = rows.filter((r) => r.status === DOC_STATUS.converted).map((r) => r.id);
   if (visible.length) refreshCategoryCounts(chainsOf(visible));
   refreshUserDocCounts(rows.map((r) => r.user_id));

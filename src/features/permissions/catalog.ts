@@ -32,6 +32,7 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   renew: { label: "搜索索引", page: "/admin/config" },
   chat: { label: "AI 对话", page: "/admin/ai/chat" },
   llm: { label: "大模型", page: "/admin/ai/llm" },
+  embedding: { label: "向量模型", page: "/admin/ai/embedding" },
   order: { label: "订单", page: "/admin/order" },
   payment: { label: "支付记录", page: "/admin/order" },
   wechatpay: { label: "微信支付证书", page: "/admin/config/pay" },

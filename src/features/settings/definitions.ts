@@ -5,6 +5,7 @@ import { oauthSettings } from "#src/features/oauth/settings.ts";
 import { EMAIL_GROUP } from "#src/features/email/settings.ts";
 import { smsSettings } from "#src/features/sms/settings.ts";
 import { LLM_GROUP } from "#src/features/ai/llm/settings.ts";
+import { EMBEDDING_GROUP } from "#src/features/embedding/settings.ts";
 import { ARTICLE_GROUP } from "#src/features/articles/settings.ts";
 import { COMMENT_GROUP } from "#src/features/comments/settings.ts";
 import { BACKUP_GROUP, MINIPROGRAM_GROUP, SSR_GROUP } from "#src/features/ops/settings.ts";
@@ -170,6 +171,7 @@ export const GROUPS: GroupDef[] = [
   oauthSettings,
   EMAIL_GROUP,
   LLM_GROUP,
+  EMBEDDING_GROUP,
   smsSettings,
   MINIPROGRAM_GROUP,
   SSR_GROUP,

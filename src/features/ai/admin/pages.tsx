@@ -7,6 +7,7 @@ import AdminChatList from "#islands/ai/AdminChatList.tsx";
 import { MSG_STATUS_LABEL } from "../status.ts";
 import { may, ROUTES } from "./access.ts";
 import { listAllMessages, topicHead, topicMessages } from "./chatAdmin.ts";
+import { embeddingPanel } from "#src/features/embedding/adminPanel.tsx";
 import { EmbeddingView, llmSettingsPanel, NoAccess, TopicView } from "./views.tsx";
 
 // The AI 管理 screens (spec §2 /admin/ai: llm, embedding, chat); public to every admin (spec §6).
@@ -16,7 +17,7 @@ aiAdminPages.get("/admin/ai", adminPage, (c) => c.redirect("/admin/ai/llm", 302)
 
 aiAdminPages.get("/admin/ai/llm", adminPage, (c) => renderAdmin(c, { title: "大模型设置", active: "ai/llm", children: llmSettingsPanel(c) }));
 
-aiAdminPages.get("/admin/ai/embedding", adminPage, (c) => renderAdmin(c, { title: "向量模型", active: "ai/embedding", children: <EmbeddingView /> }));
+aiAdminPages.get("/admin/ai/embedding", adminPage, (c) => renderAdmin(c, { title: "向量模型", active: "ai/embedding", children: <><EmbeddingView />{embeddingPanel(c)}</> }));
 
 const PAGE_SIZE = 20;
 const STATUSES = Object.entries(MSG_STATUS_LABEL).map(([value, label]) => ({ value: Number(value), label }));

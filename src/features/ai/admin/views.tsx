@@ -8,6 +8,7 @@ import { Island } from "#src/views/Island.tsx";
 import AdminLlmSettings from "#islands/ai/AdminLlmSettings.tsx";
 import AdminChatTopicActions from "#islands/ai/AdminChatTopicActions.tsx";
 import { MessageView } from "#islands/ai/AdminChatParts.tsx";
+import { embeddingActive } from "#src/features/embedding/vectors.ts";
 import { LLM_PROVIDERS } from "../llm/presets.ts";
 import { may, ROUTES } from "./access.ts";
 import type { MessageDetail, TopicHead } from "./chatAdmin.ts";
@@ -27,7 +28,7 @@ export function llmSettingsPanel(c: AppContext): ReactNode {
 
 const MASK = 2 ** PAGE_BITS - 1;
 
-/** Counts of the full-text index the AI retrieves from today (no embedding model yet). */
+/** Counts of the full-text index the AI retrieves from (fused with vectors when embeddings are on). */
 export function indexCounts() {
   ensureSearchTables();
   const db = getSqlite();
@@ -44,15 +45,16 @@ const num = (v: number) => v.toLocaleString("zh-CN");
 
 export function EmbeddingView() {
   const c = indexCounts();
+  const vectors = embeddingActive();
   const rebuilt = rebuildStatus().rebuilt_at;
   return (
     <>
       <section className="adm-card">
         <h2 className="adm-card-title">当前检索方式</h2>
         <dl className="adm-kv">
-          <div><dt>检索方式</dt><dd><strong>关键词检索（BM25 全文索引，按页）</strong></dd></div>
-          <div><dt>向量模型</dt><dd>未启用</dd></div>
-          <div><dt>说明</dt><dd>AI 对话按页检索文档：从全文索引中取与问题最相关的页面作为参考资料，回答中的引用指向文档的具体页码。向量模型（语义检索）将在后续版本提供，启用后与关键词检索的结果融合排序；未启用时关键词检索照常工作。</dd></div>
+          <div><dt>检索方式</dt><dd><strong>{vectors ? "混合检索（BM25 全文索引 + 向量语义检索，倒数排名融合）" : "关键词检索（BM25 全文索引，按页）"}</strong></dd></div>
+          <div><dt>向量模型</dt><dd>{vectors ? "已启用" : "未启用"}</dd></div>
+          <div><dt>说明</dt><dd>AI 对话按页检索文档，回答中的引用指向文档的具体页码。启用向量模型后，问题与页面片段的语义相似度和关键词检索的结果融合排序；未启用或向量索引尚未建好时只用关键词检索，照常工作。</dd></div>
         </dl>
       </section>
       <section className="adm-card">

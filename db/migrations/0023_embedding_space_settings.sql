@@ -1,0 +1,1 @@
+ALTER TABLE `embedding_space` ADD `settings` text DEFAULT '{}' NOT NULL;
