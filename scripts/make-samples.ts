@@ -1,12 +1,14 @@
 // `bun scripts/make-samples.ts`: writes the sample documents of assets/samples/ (one per supported
-// family: PDF, DOCX, PPTX, XLSX, TXT in GBK, EPUB, Markdown, PNG) from the Chinese texts below,
-// with the same tools the converter uses (LibreOffice, Calibre, sharp). The outputs are committed,
+// family: PDF, DOCX, PPTX, XLSX, TXT in GBK, EPUB, Markdown, PNG, and three longer documents for the
+// retrieval harness) from the Chinese texts in scripts/samples/, with the same tools the converter
+// uses (LibreOffice, Calibre, sharp). The outputs are committed,
 // so seeding and tests never depend on this script; run it again only to change a sample.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import sharp from "sharp";
 import { samples } from "./samples/content.ts";
+import { firstAid, garden, handbook } from "./samples/retrieval.ts";
 import { encodeGbk } from "./samples/gbk.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -64,6 +66,12 @@ try {
   save("学习笔记.md", new TextEncoder().encode(samples.notes));
 
   save("请假审批流程图.png", await sharp(Buffer.from(samples.flowchart)).png({ compressionLevel: 9, palette: true }).toBuffer());
+
+  // Longer documents for the retrieval harness's labelled questions (scripts/samples/retrieval.ts).
+  save("员工手册.md", new TextEncoder().encode(handbook));
+  save("家庭急救常识.txt", new TextEncoder().encode(firstAid));
+  writeFileSync(join(work, "garden.html"), html(garden.title, garden.html));
+  save("阳台种菜指南.docx", await soffice("garden.html", "docx:MS Word 2007 XML", "HTML (StarWriter)"));
 
   const total = readdirSync(outDir).reduce((n, f) => n + statSync(join(outDir, f)).size, 0);
   console.log(`total ${(total / 1024).toFixed(1)} KB`);

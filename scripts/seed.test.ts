@@ -100,11 +100,11 @@ describe("seed", () => {
     }
   });
 
-  test("documents: the eight sample files, uploaded and converted with the real tools, with page text", () => {
+  test("documents: the eleven sample files, uploaded and converted with the real tools, with page text", () => {
     const docs = all<{ title: string; ext: string; status: number; pages: number; n: number }>(
       "SELECT d.title, d.ext, d.status, d.pages, (SELECT count(*) FROM document_page p WHERE p.document_id = d.id AND p.text != '') AS n FROM document d ORDER BY d.ext",
     );
-    expect(docs.map((d) => d.ext)).toEqual(["docx", "epub", "md", "pdf", "png", "pptx", "txt", "xlsx"]);
+    expect(docs.map((d) => d.ext)).toEqual(["docx", "docx", "epub", "md", "md", "pdf", "png", "pptx", "txt", "txt", "xlsx"]);
     for (const d of docs) {
       expect(d.status).toBe(2);
       expect(d.pages).toBeGreaterThan(0);

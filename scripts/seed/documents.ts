@@ -25,6 +25,10 @@ const PLACEMENT: Record<string, { category: string; price: number; recommend?: b
   "公司规章制度.epub": { category: "合同协议", price: 3 },
   "学习笔记.md": { category: "IT/计算机", price: 0 },
   "请假审批流程图.png": { category: "计划方案", price: 0 },
+  // Longer documents, also the retrieval harness's labelled set (scripts/bench/retrieval.ts).
+  "员工手册.md": { category: "职业培训", price: 0 },
+  "家庭急救常识.txt": { category: "医药卫生", price: 0 },
+  "阳台种菜指南.docx": { category: "兴趣爱好", price: 0 },
 };
 
 export async function seedDocuments(categoryIds: Map<string, number>, counts: { created: number; kept: number }) {

@@ -4,6 +4,7 @@
 // as DeepSeek, DashScope, Moonshot & co. do; without `stream` it answers one JSON completion.
 // Modes reproduce what real providers do wrong: slow, 401, 500, malformed stream, hang.
 
+import { newFakeRerank, rerankResponse, type FakeRerank } from "./fakeRerank.ts";
 import { embeddingsResponse, newFakeEmbeddings, type FakeEmbeddings } from "./fakeEmbeddings.ts";
 
 export type FakeMode = "ok" | "slow" | "unauthorized" | "fail" | "malformed" | "hang" | "nousage";
@@ -32,6 +33,8 @@ export interface FakeLlm {
   reply: string | ((body: any) => string);
   /** characters per chunk */
   chunkSize: number;
+  /** POST /v1/rerank: its mode and the requests it received (fakeRerank.ts) */
+  rerank: FakeRerank;
   /** POST /v1/embeddings: its mode, width and the requests it received (fakeEmbeddings.ts) */
   embeddings: FakeEmbeddings;
   stop(): void;
@@ -57,6 +60,7 @@ export function startFakeLlm(opts: Partial<Pick<FakeLlm, "mode" | "firstTokenDel
     chunkDelayMs: opts.chunkDelayMs ?? 0,
     reply: opts.reply ?? "根据资料，答案如下 [1]。",
     chunkSize: opts.chunkSize ?? 4,
+    rerank: newFakeRerank(),
     embeddings: newFakeEmbeddings(),
     stop: () => {},
   };
@@ -68,6 +72,7 @@ export function startFakeLlm(opts: Partial<Pick<FakeLlm, "mode" | "firstTokenDel
     async fetch(req) {
       const url = new URL(req.url);
       if (url.pathname === "/v1/models") return Response.json({ object: "list", data: [{ id: "fake-model", object: "model" }] });
+      if (url.pathname === "/v1/rerank" && req.method === "POST") return rerankResponse(state.rerank, req, apiKey);
       if (url.pathname === "/v1/embeddings" && req.method === "POST") return embeddingsResponse(state.embeddings, req, apiKey);
       if (url.pathname !== "/v1/chat/completions" || req.method !== "POST") return Response.json({ error: { message: "Not found", type: "invalid_request_error" } }, { status: 404 });
       const body = await req.json().catch(() => null);

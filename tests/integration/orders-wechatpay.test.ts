@@ -242,13 +242,13 @@ describe("what each order grants", () => {
     const m = await o.member();
     const d = addDoc({ title: "全文解锁测试文档", pages: ["第一页 概述", "第二页 细节", "第三页 独有术语甲乙丙丁"], preview: 1, userId: owner.id });
     getDb().update(document).set({ price: 30 }).where(eq(document.id, d.id)).run();
-    expect(retrieve("独有术语甲乙丙丁", { userId: m.id, limit: 5 }).some((p) => p.document_id === d.id)).toBe(false);
+    expect((await retrieve("独有术语甲乙丙丁", { userId: m.id, limit: 5 })).some((p) => p.document_id === d.id)).toBe(false);
     const { no } = await started(m.token, { order_type: 1, product_id: d.id });
     expect(wx.orders.get(no)!.amount).toBe(300);
     await notify(wx.notifyRequest(no));
     expect(o.orderRow(no).status).toBe(2);
     expect(o.ledger(owner.id, "download_income")).toMatchObject([{ amount: 30, ref_id: d.id }]);
-    expect(retrieve("独有术语甲乙丙丁", { userId: m.id, limit: 5 }).some((p) => p.document_id === d.id && p.page === 3)).toBe(true);
+    expect((await retrieve("独有术语甲乙丙丁", { userId: m.id, limit: 5 })).some((p) => p.document_id === d.id && p.page === 3)).toBe(true);
     const dl = await t.req("POST", "/api/v1/document/download", { token: m.token, body: { id: d.id } });
     expect(dl.body.price).toBe(0);
     expect((await t.req("POST", "/api/v1/order", { token: m.token, body: { order_type: 1, product_id: d.id } })).status).toBe(400);

@@ -49,10 +49,10 @@ export interface Asked { topic: TopicRow; userId: number; content: string; repla
 
 /**
  * Everything that can refuse a question, before the stream starts (plain HTTP errors): then the
- * message row exists with status generating and the references are known. Answers a function
+ * message row exists with status generating and the references are known. Resolves to a function
  * that writes the answer, calling `emit` for each event, and resolves when the row is final.
  */
-export function startAnswer(a: Asked, signal: AbortSignal): { messageId: number; run: (emit: (e: AnswerEvent) => void) => Promise<void> } {
+export async function startAnswer(a: Asked, signal: AbortSignal): Promise<{ messageId: number; run: (emit: (e: AnswerEvent) => void) => Promise<void> }> {
   if (!llmEnabled()) throw new AppError(503, "llm_disabled", "AI 助手尚未开启，请联系管理员");
   const content = a.content.trim();
   const max = Math.floor(Number(setting("llm", "max_question_length")) || 2000);
@@ -76,25 +76,38 @@ export function startAnswer(a: Asked, signal: AbortSignal): { messageId: number;
   const history = recentTurns(a.topic.id, Math.floor(Number(setting("llm", "history_turns")) || 0));
   const query = standaloneQuery(content, history.map((h) => h.question));
   const scope = topicScopeIds(a.topic.id);
-  const pages = retrieve(query, { userId: a.userId, documentIds: scope, limit: Math.floor(Number(setting("llm", "top_k")) || 6) });
-  const prompt = buildPrompt({
-    systemPrompt: String(setting("llm", "system_prompt") || ""), sitename: String(setting("system", "sitename") || ""),
-    question: content, pages, history, budget: Math.floor(Number(setting("llm", "context_tokens")) || 6000), words: query.split(/\s+/),
-  });
-  const references: Reference[] = prompt.used.map((p) => ({ title: p.title, uuid: p.uuid, page: p.page, score: p.score }));
-  const messageId = db.transaction(() => {
-    if (a.replaceId) db.query("DELETE FROM chat_message WHERE id = ?").run(a.replaceId);
-    const row = db.query<{ id: number }, [number, number, string, string, string, string, string]>(
-      `INSERT INTO chat_message (topic_id, user_id, question, search_query, "references", provider, model) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(a.topic.id, a.userId, content, query, JSON.stringify(references), cfg.provider, cfg.model)!;
-    db.query("INSERT INTO ai_usage (user_id, message_id) VALUES (?, ?)").run(a.userId, row.id);
-    db.query(`UPDATE chat_topic SET message_count = (SELECT count(*) FROM chat_message WHERE topic_id = ?1), updated_at = ?2,
-      title = CASE WHEN title = '' THEN ?3 ELSE title END WHERE id = ?1`).run(a.topic.id, Date.now(), [...content].slice(0, 30).join(""));
-    return row.id;
-  }).immediate();
+  // Retrieval may wait on an embedding provider: the user counts as busy from here, so a second
+  // question sent meanwhile is refused like one sent while the answer streams.
+  busyUsers.set(a.userId, 0);
+  let prompt: ReturnType<typeof buildPrompt>;
+  let references: Reference[];
+  let messageId: number;
+  try {
+    const pages = await retrieve(query, { userId: a.userId, documentIds: scope, limit: Math.floor(Number(setting("llm", "top_k")) || 6), signal });
+    prompt = buildPrompt({
+      systemPrompt: String(setting("llm", "system_prompt") || ""), sitename: String(setting("system", "sitename") || ""),
+      question: content, pages, history, budget: Math.floor(Number(setting("llm", "context_tokens")) || 6000), words: query.split(/\s+/),
+    });
+    references = prompt.used.map((p) => ({ title: p.title, uuid: p.uuid, page: p.page, score: p.score }));
+    messageId = db.transaction(() => {
+      if (a.replaceId) db.query("DELETE FROM chat_message WHERE id = ?").run(a.replaceId);
+      const row = db.query<{ id: number }, [number, number, string, string, string, string, string]>(
+        `INSERT INTO chat_message (topic_id, user_id, question, search_query, "references", provider, model) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(a.topic.id, a.userId, content, query, JSON.stringify(references), cfg.provider, cfg.model)!;
+      db.query("INSERT INTO ai_usage (user_id, message_id) VALUES (?, ?)").run(a.userId, row.id);
+      db.query(`UPDATE chat_topic SET message_count = (SELECT count(*) FROM chat_message WHERE topic_id = ?1), updated_at = ?2,
+        title = CASE WHEN title = '' THEN ?3 ELSE title END WHERE id = ?1`).run(a.topic.id, Date.now(), [...content].slice(0, 30).join(""));
+      return row.id;
+    }).immediate();
+  } catch (err) {
+    busyUsers.delete(a.userId);
+    throw err;
+  }
   const ctrl = new AbortController();
   const onAbort = () => ctrl.abort(signal.reason ?? new StopRequested());
   signal.addEventListener("abort", onAbort, { once: true });
+  // Gone while retrieval was waiting: the listener above will never fire, so stop now.
+  if (signal.aborted) onAbort();
   running.set(messageId, { userId: a.userId, ctrl });
   busyUsers.set(a.userId, messageId);
 

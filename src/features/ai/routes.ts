@@ -80,7 +80,7 @@ chatRoutes.post("/api/v1/chat/message", validate("json", s.ask), async (c) => {
   const u = me(c);
   const b = c.req.valid("json");
   const topic = ownTopic(u, { id: b.topic_id });
-  const a = startAnswer({ topic, userId: u.id, content: b.content, replaceId: b.replace_id }, c.req.raw.signal);
+  const a = await startAnswer({ topic, userId: u.id, content: b.content, replaceId: b.replace_id }, c.req.raw.signal);
   await a.run(() => {});
   const m = messageById(a.messageId)!;
   if (m.status === MSG_STATUS.failed) throw new AppError(503, "llm_error", m.error || "发送失败");
@@ -94,14 +94,20 @@ const encoder = new TextEncoder();
  * The streamed answer: NDJSON (reference, delta…, done | error). The client going away cancels
  * the body stream and aborts the request signal; either stops the answer and the upstream call.
  */
-chatRoutes.post("/api/v1/chat/stream", validate("json", s.ask), (c) => {
+chatRoutes.post("/api/v1/chat/stream", validate("json", s.ask), async (c) => {
   const u = me(c);
   const b = c.req.valid("json");
   const topic = ownTopic(u, { id: b.topic_id });
   const stop = new AbortController();
   const onGone = () => stop.abort(new StopRequested());
   c.req.raw.signal.addEventListener("abort", onGone, { once: true });
-  const a = startAnswer({ topic, userId: u.id, content: b.content, replaceId: b.replace_id }, stop.signal);
+  let a: Awaited<ReturnType<typeof startAnswer>>;
+  try {
+    a = await startAnswer({ topic, userId: u.id, content: b.content, replaceId: b.replace_id }, stop.signal);
+  } catch (err) {
+    c.req.raw.signal.removeEventListener("abort", onGone);
+    throw err;
+  }
   // Bun closes connections idle for 10 s by default; a model may think longer than that.
   (c.env as Server<unknown> | undefined)?.timeout?.(c.req.raw, 0);
   const body = new ReadableStream<Uint8Array>({
