@@ -31,6 +31,7 @@ import { searchSuggestRoutes } from "#src/features/search/suggestRoutes.ts";
 import { orderRoutes } from "#src/features/orders/routes.ts";
 import { vipRoutes } from "#src/features/vip/routes.ts";
 import { spiderRoutes } from "#src/features/spider/routes.tsx";
+import { ocrRoutes } from "#src/features/ocr/routes.tsx";
 import { opsRoutes } from "#src/features/ops/routes.tsx";
 import { AppError, payloadTooLarge, serviceBusy } from "#src/lib/errors.ts";
 import { isBusyError } from "#db/client.ts";
@@ -96,6 +97,7 @@ export function createApp() {
   app.route("/", orderRoutes);
   app.route("/", vipRoutes);
   app.route("/", spiderRoutes);
+  app.route("/", ocrRoutes);
   app.route("/", opsRoutes);
 
   registerPermissions(app);

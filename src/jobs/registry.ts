@@ -6,6 +6,7 @@ import { purgeExpiredSessions } from "#src/features/auth/sessions.ts";
 import "#src/features/users/punishments/jobs.ts";
 import "#src/features/convert/job.ts";
 import "#src/features/convert/renderFull.ts";
+import "#src/features/ocr/job.ts";
 import "#src/features/documents/orphans.ts";
 import "#src/features/site/sitemap.ts";
 import "#src/features/search/indexer.ts";

@@ -10,6 +10,7 @@ import { refreshCategoryCounts } from "#src/features/documents/counts.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
 import { awardUploadIfPublic } from "#src/features/credits/uploadAward.ts";
+import { afterConversion } from "./after.ts";
 
 // The document rows a conversion reads and writes. The write functions run inside the job's
 // completion transaction (its `effects`), so a document's outcome is committed exactly once.
@@ -69,6 +70,8 @@ export function applySuccess(id: number, o: Outcome) {
   awardUploadIfPublic(id);
   indexDocument(id);
   visibilityChanged(id);
+  // OCR of pages without a text layer, or straight on to the embeddings.
+  afterConversion(id);
 }
 
 /** A finished conversion can make a document visible or hidden: category counts and cached pages follow. */

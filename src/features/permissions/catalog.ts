@@ -38,6 +38,7 @@ export const CATEGORIES: Record<string, { label: string; page: string }> = {
   wechatpay: { label: "微信支付证书", page: "/admin/config/pay" },
   vip: { label: "VIP 套餐", page: "/admin/user/vip" },
   spider: { label: "蜘蛛采集", page: "/admin/spider" },
+  ocr: { label: "OCR 识别", page: "/admin/document/ocr" },
   sqlmode: { label: "数据库维护", page: "/admin/dashboard" },
   backup: { label: "数据备份", page: "/admin/system/backup" },
   release: { label: "版本更新", page: "/admin/system/release" },

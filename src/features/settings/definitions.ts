@@ -10,6 +10,7 @@ import { ARTICLE_GROUP } from "#src/features/articles/settings.ts";
 import { COMMENT_GROUP } from "#src/features/comments/settings.ts";
 import { BACKUP_GROUP, MINIPROGRAM_GROUP, SSR_GROUP } from "#src/features/ops/settings.ts";
 import { SPIDER_GROUP } from "#src/features/spider/settings.ts";
+import { OCR_GROUP } from "#src/features/ocr/settings.ts";
 export type { GroupDef, SettingDef, InputType } from "./define.ts";
 
 export const GROUPS: GroupDef[] = [
@@ -177,6 +178,7 @@ export const GROUPS: GroupDef[] = [
   SSR_GROUP,
   BACKUP_GROUP,
   SPIDER_GROUP,
+  OCR_GROUP,
 ];
 
 export const GROUP_BY_NAME = new Map(GROUPS.map((g) => [g.name, g]));

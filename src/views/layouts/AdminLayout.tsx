@@ -50,6 +50,7 @@ export const ADMIN_MENU: MenuItem[] = [
       { key: "document/recycle", label: "回收站", href: "/admin/document/recycle" },
       { key: "document/language", label: "语言管理", href: "/admin/document/language" },
       { key: "document/searchrecord", label: "搜索记录", href: "/admin/document/searchrecord" },
+      { key: "document/ocr", label: "OCR 识别", href: "/admin/document/ocr" },
     ],
   },
   {
