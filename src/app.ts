@@ -37,7 +37,7 @@ import { AppError, payloadTooLarge, serviceBusy } from "#src/lib/errors.ts";
 import { isBusyError } from "#db/client.ts";
 import type { AppEnv } from "#src/http/context.ts";
 import { siteGuards } from "#src/http/guards.ts";
-import { pageCache } from "#src/http/pageCache.ts";
+import { pageCache, setPageCacheFetch } from "#src/http/pageCache.ts";
 import { log, requestLog } from "#src/http/requestLog.ts";
 import { securityHeaders } from "#src/http/securityHeaders.ts";
 import { csrfGuard, sessionMiddleware } from "#src/http/session.ts";
@@ -101,6 +101,8 @@ export function createApp() {
   app.route("/", opsRoutes);
 
   registerPermissions(app);
+  // A member's first view of a shared page is filled by an anonymous request through this same app.
+  setPageCacheFetch((req) => app.fetch(req));
 
   app.notFound((c) => {
     if (c.req.path.startsWith("/api/")) return c.json({ code: "not_found", message: "接口不存在" }, 404);

@@ -1,15 +1,25 @@
 import type { MiddlewareHandler } from "hono";
 import { contentVersion } from "#src/lib/contentVersion.ts";
 import { getSettings } from "#src/features/settings/service.ts";
-import type { AppEnv } from "./context.ts";
+import { clearVariants, offerShare, renderForUser, splitShared, type SharedTemplate } from "#src/views/personal.tsx";
+import type { AppContext, AppEnv } from "./context.ts";
 
 /**
- * Anonymous visitors all see the same HTML for a URL until content changes, so a rendered page is
- * kept (raw and gzipped) keyed by URL and the content version. Logged-in users always render fresh.
+ * Rendered pages kept (raw and gzipped) keyed by URL and the content version. Anonymous visitors all
+ * see the same HTML for a URL until content changes. A page that also opts into sharing
+ * (renderPage `share: true`, views/personal.tsx) keeps the static parts around its per-user slots:
+ * a signed-in member is served those parts with only the slots rendered for them. A member's first
+ * request for a URL not yet kept fills the entry with an anonymous internal request, so the shared
+ * body is exactly what a visitor gets. Pages that do not share render fresh for members.
  * A page opts in by setting the X-Page-Cache header (renderPage does for public pages).
  */
+/** Called each time a kept page is served (e.g. /search logs every search, repeated or not). */
+export type ServeHook = (c: AppContext, hit: boolean) => void;
 // ArrayBuffer-backed (not SharedArrayBuffer) byte arrays, which is what a Response body accepts.
-interface Entry { version: number; at: number; body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; status: number; headers: [string, string][] }
+interface Entry {
+  version: number; at: number; body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; status: number; headers: [string, string][];
+  template: SharedTemplate | null; onServe?: ServeHook;
+}
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 64 * 1024 * 1024;
 // Whether, which pages and how long are the `ssr` settings (/admin/config/ssr). Ads have start/end
@@ -27,17 +37,21 @@ const entries = new Map<string, Entry>();
 let bytes = 0;
 
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
+/** Set beside X-Page-Cache by a render whose per-user parts are all Personal slots. */
+export const PAGE_SHARE_HEADER = "X-Page-Share";
+
+const size = (e: Entry) => e.body.length + e.gzip.length + (e.template ? 2 * e.body.length : 0);
 
 function remember(key: string, e: Entry) {
   const old = entries.get(key);
-  if (old) bytes -= old.body.length + old.gzip.length;
+  if (old) bytes -= size(old);
   entries.delete(key);
   entries.set(key, e);
-  bytes += e.body.length + e.gzip.length;
+  bytes += size(e);
   while (entries.size > MAX_ENTRIES || bytes > MAX_BYTES) {
     const [k, v] = entries.entries().next().value!;
     entries.delete(k);
-    bytes -= v.body.length + v.gzip.length;
+    bytes -= size(v);
   }
 }
 
@@ -45,49 +59,132 @@ function remember(key: string, e: Entry) {
 export function clearPageCache(): number {
   const n = entries.size;
   entries.clear();
+  clearVariants();
   bytes = 0;
   return n;
 }
 
 export const pageCacheStats = () => ({ entries: entries.size, bytes });
 
-function respond(e: Entry, gzip: boolean) {
+// Requests whose render the cache will keep, with the hook their page registered; and the
+// anonymous internal requests that fill an entry for a member (not served, so not "served").
+const keeping = new WeakMap<Request, { hook?: ServeHook }>();
+const internal = new WeakSet<Request>();
+
+/**
+ * For a page whose every view must be noticed (search logging): when this render is kept, the
+ * hook runs for it and for every later request served from the cache, and this answers true;
+ * false means the page is not kept and the caller does the work itself.
+ */
+export function whenServed(c: AppContext, hook: ServeHook): boolean {
+  const k = keeping.get(c.req.raw);
+  if (!k) return false;
+  k.hook = hook;
+  return true;
+}
+
+let fetcher: ((req: Request) => Response | Promise<Response>) | null = null;
+/** The app's own fetch, for the anonymous internal request that fills an entry for a member (app.ts). */
+export function setPageCacheFetch(f: typeof fetcher) {
+  fetcher = f;
+}
+
+function respond(e: Entry, gzip: boolean, body = e.body, zipped: Uint8Array<ArrayBuffer> | null = e.gzip, member = false) {
   const headers = new Headers(e.headers);
-  headers.set("X-Cache", "HIT");
-  if (gzip) {
+  headers.set("X-Cache", member ? "SHARED" : "HIT");
+  if (member) headers.set("Cache-Control", "private, no-cache");
+  if (gzip && zipped) {
     headers.set("Content-Encoding", "gzip");
     headers.set("Vary", "Accept-Encoding");
   }
-  return new Response(gzip ? e.gzip : e.body, { status: e.status, headers });
+  return new Response(gzip && zipped ? zipped : body, { status: e.status, headers });
+}
+
+const fresh = (e: Entry | undefined, maxAgeMs: number): e is Entry => !!e && e.version === contentVersion() && Date.now() - e.at < maxAgeMs;
+
+function hit(key: string, maxAgeMs: number): Entry | undefined {
+  const e = entries.get(key);
+  if (!fresh(e, maxAgeMs)) return undefined;
+  entries.delete(key);
+  entries.set(key, e);
+  return e;
+}
+
+/** A signed-in member's view of a shared page, or null (not shareable, or a slot needs more): render for them. */
+async function forMember(c: AppContext, key: string, maxAgeMs: number, gzipOk: boolean): Promise<Response | null> {
+  let e = hit(key, maxAgeMs);
+  if (!e && fetcher) {
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete("cookie");
+    headers.delete("authorization");
+    const req = new Request(c.req.url, { headers });
+    internal.add(req);
+    await (await fetcher(req)).arrayBuffer();
+    e = hit(key, maxAgeMs);
+  }
+  if (!e?.template) return null;
+  const url = new URL(c.req.url);
+  const out = renderForUser(e.template, { path: url.pathname, search: url.search, user: c.get("user") }, gzipOk);
+  if (!out) return null;
+  e.onServe?.(c, true);
+  return respond(e, gzipOk, out.body, out.gzip, true);
 }
 
 export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method !== "GET" || c.get("user") || c.req.path.startsWith("/api/")) return next();
+  if (c.req.method !== "GET" || c.req.path.startsWith("/api/")) return next();
   const { on, maxAgeMs, prefixes } = policy();
   if (!on || !cachedPath(c.req.path, prefixes)) {
     await next();
-    // The page asked to be cached, but the settings say no: the marker must not reach the visitor.
-    if (c.res.headers.has(PAGE_CACHE_HEADER)) c.res.headers.delete(PAGE_CACHE_HEADER);
+    // The page asked to be cached, but the settings say no: the markers must not reach the visitor.
+    c.res.headers.delete(PAGE_CACHE_HEADER);
+    c.res.headers.delete(PAGE_SHARE_HEADER);
     return;
   }
   const key = c.req.url;
   const gzipOk = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
-  const hit = entries.get(key);
-  if (hit && hit.version === contentVersion() && Date.now() - hit.at < maxAgeMs) {
-    entries.delete(key);
-    entries.set(key, hit);
-    c.res = respond(hit, gzipOk);
+  if (c.get("user")) {
+    const res = await forMember(c, key, maxAgeMs, gzipOk);
+    if (res) {
+      c.res = res;
+      return;
+    }
+    await next();
+    c.res.headers.delete(PAGE_CACHE_HEADER);
+    c.res.headers.delete(PAGE_SHARE_HEADER);
+    return;
+  }
+  const served = internal.has(c.req.raw) ? null : c;
+  const found = hit(key, maxAgeMs);
+  if (found) {
+    if (served) found.onServe?.(served, true);
+    c.res = respond(found, gzipOk);
     return;
   }
   const version = contentVersion();
+  const keep: { hook?: ServeHook } = {};
+  keeping.set(c.req.raw, keep);
+  const share = offerShare(c.req.raw);
   await next();
   const res = c.res;
-  if (!res.headers.has(PAGE_CACHE_HEADER) || !res.body) return;
+  const shared = res.headers.get(PAGE_SHARE_HEADER) === "1";
+  res.headers.delete(PAGE_SHARE_HEADER);
+  if (!res.headers.has(PAGE_CACHE_HEADER) || !res.body) {
+    // Not kept after all: a hook it registered did not run, so it runs now.
+    if (keep.hook && served) keep.hook(served, false);
+    return;
+  }
   res.headers.delete(PAGE_CACHE_HEADER);
-  const body = new Uint8Array(await res.arrayBuffer());
+  let body = new Uint8Array(await res.arrayBuffer());
+  let template: SharedTemplate | null = null;
+  if (shared) {
+    const split = splitShared(new TextDecoder().decode(body), share);
+    body = new TextEncoder().encode(split.body);
+    template = split.template;
+  }
   const headers = [...res.headers.entries()].filter(([k]) => !/^(content-length|content-encoding|x-request-id|content-security-policy)$/i.test(k));
-  const e: Entry = { version, at: Date.now(), body, gzip: Bun.gzipSync(body, { level: 6 }), status: res.status, headers };
+  const e: Entry = { version, at: Date.now(), body, gzip: Bun.gzipSync(body, { level: 6 }), status: res.status, headers, template, onServe: keep.hook };
   if (version === contentVersion()) remember(key, e);
+  if (served) keep.hook?.(served, false);
   c.res = respond(e, gzipOk);
   c.res.headers.set("X-Cache", "MISS");
 };

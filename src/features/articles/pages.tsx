@@ -58,6 +58,7 @@ articlePages.get("/article", (c) => {
         canonical: `/article${categoryId ? `?category_id=${categoryId}` : ""}${page > 1 ? `${categoryId ? "&" : "?"}page=${page}` : ""}`,
       },
       cache: true,
+      share: true,
     },
   );
 });

@@ -42,6 +42,7 @@ categoryRoutes.get("/category", (c) => {
       canonical: "/category",
     },
     cache: true,
+    share: true,
   });
 });
 
@@ -76,6 +77,7 @@ categoryRoutes.get("/category/:id{[0-9]+}", (c) => {
         canonical: viewHref(id, { ext, page }),
       },
       cache: true,
+      share: true,
     },
   );
 });

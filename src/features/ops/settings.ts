@@ -2,7 +2,7 @@
 import { s, type GroupDef } from "#src/features/settings/define.ts";
 
 /** Paths whose anonymous pages the cache may keep (ssr.page_cache_paths): one prefix a line. */
-export const DEFAULT_CACHED_PATHS = ["/", "/category", "/document", "/article", "/login", "/register", "/findpassword-mobile"].join("\n");
+export const DEFAULT_CACHED_PATHS = ["/", "/category", "/document", "/article", "/search", "/login", "/register", "/findpassword-mobile"].join("\n");
 
 export const SSR_GROUP: GroupDef = {
   name: "ssr", label: "页面缓存", public: false,

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { publicDocCategories } from "#src/features/categories/service.ts";
 import { getSettings } from "#src/features/settings/service.ts";
 import { adminApi } from "#src/http/adminOnly.ts";
+import { whenServed } from "#src/http/pageCache.ts";
 import { clientIp, type AppContext, type AppEnv } from "#src/http/context.ts";
 import { validate } from "#src/lib/validate.ts";
 import { DefaultLayout } from "#src/views/layouts/DefaultLayout.tsx";
@@ -14,15 +15,22 @@ import { SearchView } from "./views/SearchView.tsx";
 
 export const searchRoutes = new Hono<AppEnv>();
 
-/** Runs a search and logs it (the log is written off the request path by records.ts). */
-function search(c: AppContext, q: SearchQueryInput): SearchResult {
+/** Logs one search as seen by this request (records.ts writes it off the request path). */
+function record(c: AppContext, q: SearchQueryInput, total: number, spendMs: number) {
+  if (!q.wd) return;
+  recordSearch({
+    keywords: q.wd, type: q.type, total, page: q.page, spend_ms: Math.round(spendMs),
+    user_id: c.get("user")?.id ?? 0, ip: clientIp(c), user_agent: c.req.header("user-agent") ?? "",
+  });
+}
+
+/**
+ * Runs a search and logs it. The /search page is kept by the page cache: then the cache logs it,
+ * for this request and for every later one it serves the kept page to (spend 0: nothing was searched).
+ */
+function search(c: AppContext, q: SearchQueryInput, page = false): SearchResult {
   const r = searchDocuments(q);
-  if (q.wd) {
-    recordSearch({
-      keywords: q.wd, type: q.type, total: r.total, page: q.page, spend_ms: Math.round(r.spend_ms),
-      user_id: c.get("user")?.id ?? 0, ip: clientIp(c), user_agent: c.req.header("user-agent") ?? "",
-    });
-  }
+  if (!(page && whenServed(c, (cc, hit) => record(cc, q, r.total, hit ? 0 : r.spend_ms)))) record(c, q, r.total, r.spend_ms);
   return r;
 }
 
@@ -38,7 +46,7 @@ searchRoutes.get("/search", (c) => {
   const q: SearchQueryInput = parsed.success ? { ...parsed.data, size: 10 } : { wd: String(c.req.query("wd") ?? "").trim().slice(0, 64), type: 0, page: 1, size: 10, sort: "relevance" };
   const cap = maxSearchPages();
   const page = Math.min(q.page, cap);
-  const r = search(c, { ...q, page });
+  const r = search(c, { ...q, page }, true);
   const pages = Math.min(cap, Math.ceil(r.total / q.size));
   const categories = q.type === 0 ? publicDocCategories(0).filter((x) => x.parent_id === 0 && x.doc_count > 0) : [];
   const sitename = String(getSettings().system.sitename);
@@ -59,9 +67,10 @@ searchRoutes.get("/search", (c) => {
         // Result pages are endless and thin: search engines should follow them, not index them.
         noindex: true,
       },
-      // Not shared from the page cache: every search, repeated or not, must reach the search log.
-      // Repeated searches are cheap anyway: service.ts keeps recent answers in memory.
-      cache: false,
+      // Kept per URL (query, filters, page) and content version, and shared with members (the
+      // header is their only personal part); every search, served from the cache or not, is logged.
+      cache: true,
+      share: true,
     },
   );
 });

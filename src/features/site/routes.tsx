@@ -31,7 +31,7 @@ siteRoutes.get("/", (c) => {
         recommended={recommendedDocuments(8)} latest={latestDocuments(12)} blocks={blocks} articles={{ latest: latestArticles(6), recommended: recommendedArticles(8) }}
       />
     </DefaultLayout>,
-    { meta: { title: String(sys.title || sys.sitename), description: String(sys.description), keywords: String(sys.keywords), canonical: "/", exactTitle: true }, cache: true },
+    { meta: { title: String(sys.title || sys.sitename), description: String(sys.description), keywords: String(sys.keywords), canonical: "/", exactTitle: true }, cache: true, share: true },
   );
 });
 

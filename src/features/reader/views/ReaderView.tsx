@@ -1,20 +1,12 @@
-import type { ReactNode } from "react";
-import DocumentActions, { type DocumentActionsProps } from "#islands/reader/DocumentActions.tsx";
-import AskDocumentButton from "#islands/chat/AskDocumentButton.tsx";
-import { setting } from "#src/features/settings/service.ts";
 import { Avatar } from "#islands/site/UserMenu.tsx";
-import ReaderPages, { type ReaderPagesProps } from "#islands/reader/ReaderPages.tsx";
 import { formatBytes, formatDateTime } from "#src/lib/format.ts";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import { compactCount, DocumentLines, ExtBadge } from "#src/views/components/DocumentCard.tsx";
-import { Island } from "#src/views/Island.tsx";
 import { Breadcrumb } from "#src/features/categories/views/parts.tsx";
 import type { DocumentRow } from "../access.ts";
 import type { Crumb } from "../reader.ts";
 import type { RelatedDoc } from "../related.ts";
-import { DownloadSlot } from "./DownloadSlot.tsx";
-import { priceFor } from "#src/features/downloads/service.ts";
-import { useRequest } from "#src/views/request.tsx";
+import { PersonalBody, PersonalComments, PersonalToolbar } from "./ReaderPersonal.tsx";
 import { VipBadge } from "#src/features/vip/views/VipBadge.tsx";
 
 export interface ReaderViewProps {
@@ -22,13 +14,11 @@ export interface ReaderViewProps {
   crumbs: Crumb[];
   uploader: { id: number; username: string; avatar: string; doc_count: number; vip_until: number | null } | null;
   related: RelatedDoc[];
-  pages: ReaderPagesProps | null;
-  /** page images this reader gets (`whole`: the owner, an admin or a buyer; else the preview) */
-  reading?: { readable: number; whole: boolean };
-  actions: DocumentActionsProps;
   creditName: string;
-  /** the CommentsSection of this document */
-  comments?: ReactNode;
+  /** c.req.query("page"): the page to open at */
+  asked?: string;
+  /** c.req.query("comment_sort") */
+  commentSort?: string;
 }
 
 /** Average score ×100 as five stars filled proportionally, and the number. */
@@ -53,26 +43,6 @@ function Keywords({ text }: { text: string }) {
   const words = [...new Set(text.split(/[\s,，;；、]+/).map((w) => w.trim()).filter(Boolean))].slice(0, 12);
   if (!words.length) return null;
   return <p className="reader-keywords">{words.map((w) => <a key={w} className="chip" href={`/search?wd=${encodeURIComponent(w)}&type=0`}>{w}</a>)}</p>;
-}
-
-/** What follows the last page this reader gets: the rest being rendered, or bought, or downloaded. */
-function endText(doc: DocumentRow, rest: number, whole: boolean, buyable: boolean) {
-  if (rest <= 0) return `已阅读完毕，全文共 ${doc.pages} 页`;
-  if (whole) return <>其余 <strong>{rest}</strong> 页正在生成，请稍后刷新</>;
-  return buyable ? <>剩余 <strong>{rest}</strong> 页未能预览，购买后即可阅读全文</> : <>剩余 <strong>{rest}</strong> 页未能预览，请下载后阅读</>;
-}
-
-function EndNotice({ doc, open, reading }: { doc: DocumentRow; open: boolean; reading: { readable: number; whole: boolean } }) {
-  const { user } = useRequest();
-  const rest = Math.max(0, doc.pages - reading.readable);
-  // Visitors (a cached page) are told a paid document can be bought; a member only when it costs them something.
-  const buyable = !reading.whole && doc.price > 0 && (!user || priceFor(user.id, doc) > 0);
-  return (
-    <section className="card reader-end" data-reader-end="" hidden={!open}>
-      <p className="reader-end-text">{endText(doc, rest, reading.whole, buyable)}</p>
-      <DownloadSlot doc={doc} />
-    </section>
-  );
 }
 
 function Side({ doc, uploader, related, creditName }: Pick<ReaderViewProps, "doc" | "uploader" | "related" | "creditName">) {
@@ -106,7 +76,11 @@ function Side({ doc, uploader, related, creditName }: Pick<ReaderViewProps, "doc
   );
 }
 
-export function ReaderView({ doc, crumbs, uploader, related, pages, reading = { readable: doc.preview, whole: false }, actions, creditName, comments }: ReaderViewProps) {
+/**
+ * The reader page. What depends on the reader (toolbar, the pages they may read and the notice
+ * after them, comments) are Personal parts (ReaderPersonal.tsx); the rest is the same for everyone.
+ */
+export function ReaderView({ doc, crumbs, uploader, related, creditName, asked, commentSort }: ReaderViewProps) {
   return (
     <div className="container reader">
       <AdSlot position="document_top" />
@@ -128,15 +102,12 @@ export function ReaderView({ doc, crumbs, uploader, related, pages, reading = { 
             {doc.description ? <p className="reader-desc">{doc.description}</p> : null}
             <Keywords text={doc.keywords} />
             <div className="reader-toolbar">
-              <Island name="DocumentActions" component={DocumentActions} props={actions} />
-              {setting("llm", "enable") ? <Island name="AskDocumentButton" component={AskDocumentButton} props={{ documentId: doc.id, uuid: doc.uuid, loggedIn: actions.loggedIn, path: actions.path }} /> : null}
-              <DownloadSlot doc={doc} />
+              <PersonalToolbar doc={doc} />
             </div>
           </header>
-          {pages ? <Island name="ReaderPages" component={ReaderPages} props={pages} /> : <p className="card reader-empty muted">该文档暂无可预览的页面，请下载后阅读。</p>}
-          <EndNotice doc={doc} open={!pages || pages.initial >= pages.preview} reading={reading} />
+          <PersonalBody doc={doc} asked={asked} />
           <AdSlot position="document_bottom" />
-          {comments ? <section id="comments" className="card reader-comments" aria-labelledby="comments-title">{comments}</section> : null}
+          <section id="comments" className="card reader-comments" aria-labelledby="comments-title"><PersonalComments doc={doc} sort={commentSort} /></section>
         </div>
         <Side doc={doc} uploader={uploader} related={related} creditName={creditName} />
       </div>
