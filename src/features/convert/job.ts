@@ -9,7 +9,7 @@ import { convertFile, converterSettings, publish } from "./pipeline.ts";
 import { conversionPending } from "./service.ts";
 import { applyExhausted, applyFailure, applySuccess, findReusable, loadDocument, markConverting, pageTextsOf } from "./store.ts";
 import { ConvertError, describeTimeout } from "./tools.ts";
-import { openWorkDir, removeWorkDir } from "./workdir.ts";
+import { openWorkDir, removeWorkDirAsync } from "./workdir.ts";
 
 // The conversion job (design.md §6): durable, retried after a crash, committed exactly once.
 // Outcomes a retry cannot change (broken file, encrypted, too many pages, timeout, missing tool)
@@ -61,11 +61,13 @@ export async function convertJob({ job, payload, progress, signal }: JobContext)
       hint: doc.ext, workDir, settings, signal: AbortSignal.any([signal, deadline.signal]),
       progress: (pct) => void progress(pct),
     });
+    const t = performance.now();
     publish(doc.hash, out);
+    out.timings.publish = Math.round(performance.now() - t);
     const size = statSync(src).size;
     log("info", "document converted", { id: doc.id, type: out.type.ext, pages: out.pages, preview: out.preview, ms: Math.round(performance.now() - started), ...out.timings });
     return {
-      result: { document_id: doc.id, pages: out.pages, preview: out.preview, ms: Math.round(performance.now() - started) },
+      result: { document_id: doc.id, pages: out.pages, preview: out.preview, ms: Math.round(performance.now() - started), timings: out.timings },
       effects: () => applySuccess(doc.id, { ...out, size }),
     };
   } catch (e) {
@@ -80,7 +82,7 @@ export async function convertJob({ job, payload, progress, signal }: JobContext)
     return { result: { document_id: doc.id, error: message }, effects: () => applyFailure(doc.id, message) };
   } finally {
     clearTimeout(timer);
-    removeWorkDir(workDir);
+    await removeWorkDirAsync(workDir);
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, statSync, cpSync, mkdirSync } from "node:fs";
+import { existsSync, renameSync, rmSync, statSync, cpSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { coverPath, documentDir, pagesDir } from "#src/features/documents/paths.ts";
 import { setting } from "#src/features/settings/service.ts";
@@ -73,7 +73,8 @@ export async function sourcePdf(file: string, hint: string, ro: RunOptions): Pro
   const src = resolve(file);
   if (!existsSync(src)) throw new ConvertError("原始文件不存在，请重新上传");
   if (statSync(src).size === 0) throw new ConvertError("文件为空（0 字节），无法转换");
-  const type = sniffDocument(readFileSync(src), hint);
+  // Read off the event loop: an original may be hundreds of megabytes.
+  const type = sniffDocument(new Uint8Array(await Bun.file(src).arrayBuffer()), hint);
   if (!type) throw new ConvertError("无法识别的文件格式：文件内容不是受支持的文档（PDF、Office、电子书、文本或图片）");
   return { type, pdf: await toPdf(src, type, ro) };
 }
@@ -101,11 +102,17 @@ export async function convertFile(file: string, opts: ConvertOptions): Promise<C
   const preview = previewCount(info.pages, settings);
   const pages = join(workDir, "pages");
   const cover = join(workDir, "cover.png");
-  // Text and images come from separate tools: run them side by side.
+  // Text and images come from separate tools: run them side by side (each branch timed too).
+  const timed = async <T>(name: string, p: Promise<T>): Promise<T> => {
+    const s = performance.now();
+    const r = await p;
+    timings[name] = Math.round(performance.now() - s);
+    return r;
+  };
   const [texts] = await Promise.all([
-    pageTexts(pdf, info.pages, ro),
-    renderPages(pdf, preview, settings.extension, settings.gzip, pages, ro),
-    renderCover(pdf, info, cover, ro),
+    timed("render.text", pageTexts(pdf, info.pages, ro)),
+    timed("render.pages", renderPages(pdf, preview, settings.extension, settings.gzip, pages, ro, timings)),
+    timed("render.cover", renderCover(pdf, info, cover, ro)),
   ]);
   lap("render");
   opts.progress?.(90);

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { documentsRoot } from "#src/features/documents/paths.ts";
 import { killLeftovers } from "./tools.ts";
@@ -30,4 +31,13 @@ export function openWorkDir(key: string | number, attempt: number | string): str
 export function removeWorkDir(dir: string) {
   killLeftovers(dir);
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * removeWorkDir off the event loop: a work dir can hold thousands of files (LibreOffice's profile,
+ * the pages of a failed render), and unlinking them one by one on the JS thread stalls requests.
+ */
+export async function removeWorkDirAsync(dir: string) {
+  killLeftovers(dir);
+  await rm(dir, { recursive: true, force: true, maxRetries: 2 });
 }
