@@ -1,19 +1,17 @@
-// Articles: SSR throughput of /article and /article/{identifier} against a static file of the same
-// bytes from the same production server (design.md §8, as ssr.ts does for /), the render time of a
-// 20,000-character article (markdown → sanitised HTML, in-process, cold), and the JavaScript each
-// article page loads (public pages ≤ 60 KB gzip).
-//   anonymous  — the shared page cache (rendered once per content version)
-//   logged-in  — a session cookie bypasses the cache: React renders on every request (the article's
-//                HTML comes from the per-version render cache after the first request)
-import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+// Articles: SSR of /article and /article/{identifier} against the bare static baseline of the same
+// bytes (a bare Bun.serve in its own process, design.md §8, as ssr.ts does for home/category/
+// document/search): anonymous cache HIT, cache MISS (page cache off) and a logged-in member at
+// 1/4/16/64 connections (pagebench.ts); the render time of a 20,000-character article (markdown →
+// sanitised HTML, in-process, cold); and the JavaScript each article page loads (public pages
+// ≤ 60 KB gzip; size.ts measures every public page).
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { renderMarkdown } from "#src/features/articles/markdown.ts";
-import { fmt, load, login, merge, prepareDirs, startServer, table, verdict, type LoadResult } from "./lib.ts";
+import { measurePages, memberToken, rowsJson } from "./pagebench.ts";
+import { DURATION_MS, fmt, LEVELS, login, prepareDirs, printMachine, saveResult, startServer, verdict } from "./lib.ts";
 
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
-const SLICE_MS = 1000;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+printMachine();
 
 /** About `chars` characters of the markdown an article has: headings, prose, lists, code, math, a table. */
 export function longArticle(chars: number): string {
@@ -61,43 +59,9 @@ try {
   const articlePath = `/article/${big.identifier}`;
 
   const identity = { accept: "text/html", "accept-encoding": "identity" };
-  const gzip = { accept: "text/html", "accept-encoding": "gzip, deflate, br" };
-  const twins: string[] = [];
-  /** The page's own HTML as a static file (same bytes, same compression), answered by the same server. */
-  async function staticTwin(path: string) {
-    const page = new Uint8Array(await (await fetch(server.url + path, { headers: identity })).arrayBuffer());
-    const name = `bench-${crypto.randomUUID().slice(0, 8)}.html`;
-    writeFileSync(join(dirs.distDir, "assets", name), page);
-    twins.push(name);
-    return { path: `/assets/${name}`, bytes: page.byteLength };
-  }
-  const listTwin = await staticTwin("/article");
-  const readTwin = await staticTwin(articlePath);
-  const cookie = { cookie: `wk_token=${token}` };
-  const cases: { name: string; path: string; headers: Record<string, string>; connections?: number; base: string }[] = [
-    { name: "static twin of /article (gzip)", path: listTwin.path, headers: gzip, base: "" },
-    { name: "/article anonymous (gzip)", path: "/article", headers: gzip, base: "static twin of /article (gzip)" },
-    { name: "/article logged-in SSR (gzip)", path: "/article", headers: { ...gzip, ...cookie }, base: "static twin of /article (gzip)" },
-    { name: "static twin of article (gzip)", path: readTwin.path, headers: gzip, base: "" },
-    { name: "/article/{id} anonymous (gzip)", path: articlePath, headers: gzip, base: "static twin of article (gzip)" },
-    { name: "/article/{id} logged-in SSR (gzip)", path: articlePath, headers: { ...gzip, ...cookie }, base: "static twin of article (gzip)" },
-    { name: "/article/{id} logged-in SSR (4 conns)", path: articlePath, headers: { ...gzip, ...cookie }, connections: 4, base: "static twin of article (gzip)" },
-  ];
-  console.log(`SSR vs static: ${CONNECTIONS} keep-alive connections, ${DURATION_MS / 1000} s each in ${SLICE_MS / 1000} s slices; /article ${listTwin.bytes} B, /article/{id} ${readTwin.bytes} B (a ${md.length}-character article)`);
-  for (const c of cases) await load(server.url + c.path, { connections: 8, durationMs: 500, headers: c.headers });
-  const slices = new Map<string, LoadResult[]>(cases.map((c) => [c.name, []]));
-  for (const group of [cases.slice(0, 3), cases.slice(3)]) {
-    for (let i = 0; i < Math.max(1, Math.round(DURATION_MS / SLICE_MS)); i++) {
-      for (const c of group) slices.get(c.name)!.push(await load(server.url + c.path, { connections: c.connections ?? CONNECTIONS, durationMs: SLICE_MS, headers: c.headers }));
-    }
-  }
-  const results = new Map([...slices].map(([k, v]) => [k, merge(v)]));
-  for (const name of twins) unlinkSync(join(dirs.distDir, "assets", name));
-  const ratio = (c: (typeof cases)[number]) => (c.base ? results.get(c.name)!.rps / results.get(c.base)!.rps : 1);
-  table(
-    ["case", "req/s", "vs static", "p50 ms", "p99 ms", "errors"],
-    cases.map((c) => { const r = results.get(c.name)!; return [c.name, fmt(r.rps), `${fmt(ratio(c) * 100)}%`, fmt(r.p50, 1), fmt(r.p99, 1), String(r.errors)]; }),
-  );
+  const member = await memberToken(server.url, token);
+  console.log(`SSR vs a bare Bun.serve of the same bytes: ${LEVELS.join("/")} connections, ${DURATION_MS / 1000} s per run; /article/{id} is a ${md.length}-character article`);
+  const ssr = await measurePages(server.url, [{ name: "/article", path: "/article" }, { name: "/article/{id}", path: articlePath }], { adminToken: token, memberToken: member });
 
   // JavaScript each page loads: the hydration entry, its imports and every island chunk it names.
   const manifest = JSON.parse(readFileSync(join(dirs.distDir, "manifest.json"), "utf8")) as { client: string; imports: Record<string, string[]> };
@@ -108,18 +72,15 @@ try {
     for (const u of urls) n += gzipSync(readFileSync(join(dirs.distDir, u.replace(/^\/assets\//, "assets/"))), { level: 9 }).length;
     return n;
   }
-  const js = { list: await jsGzip("/article"), read: await jsGzip(articlePath), post: await jsGzip("/post", cookie) };
+  const js = { list: await jsGzip("/article"), read: await jsGzip(articlePath), post: await jsGzip("/post", { cookie: `wk_token=${token}` }) };
   console.log(`JS gzip -9: /article ${fmt(js.list / 1024, 1)} KB · /article/{id} ${fmt(js.read / 1024, 1)} KB · /post ${fmt(js.post / 1024, 1)} KB`);
 
-  const byName = (n: string) => cases.find((c) => c.name === n)!;
   const ok = verdict([
-    { target: "anonymous /article ≥ 25% of static", value: `${fmt(ratio(byName("/article anonymous (gzip)")) * 100)}%`, ok: ratio(byName("/article anonymous (gzip)")) >= 0.25 },
-    { target: "anonymous /article/{id} ≥ 25% of static", value: `${fmt(ratio(byName("/article/{id} anonymous (gzip)")) * 100)}%`, ok: ratio(byName("/article/{id} anonymous (gzip)")) >= 0.25 },
-    { target: "p99 /article/{id} < 50 ms (logged-in, 4 conns)", value: `${fmt(results.get("/article/{id} logged-in SSR (4 conns)")!.p99, 1)} ms`, ok: results.get("/article/{id} logged-in SSR (4 conns)")!.p99 < 50 },
+    ...ssr.verdicts,
     { target: "20,000-character render p50 < 50 ms", value: `${fmt(renderMs.p50, 2)} ms`, ok: renderMs.p50 < 50 },
     { target: "article pages JS ≤ 60 KB gzip", value: `${fmt(Math.max(js.list, js.read, js.post) / 1024, 1)} KB`, ok: Math.max(js.list, js.read, js.post) <= 60 * 1024 },
-    { target: "no errors", value: String(cases.reduce((n, c) => n + results.get(c.name)!.errors, 0)), ok: cases.every((c) => results.get(c.name)!.errors === 0) },
   ]);
+  saveResult("articles", { duration_ms: DURATION_MS, render_ms: renderMs, js_gzip: js, rows: rowsJson(ssr.rows) });
   process.exitCode = ok ? 0 : 1;
 } finally {
   await server.stop();

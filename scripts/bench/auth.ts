@@ -6,7 +6,9 @@ import { hashPassword, verifyPassword } from "#src/features/auth/passwords.ts";
 import { getDb } from "#db/client.ts";
 import { user } from "#db/schema/users.ts";
 import { join } from "node:path";
-import { fmt, load, login, prepareDirs, startServer, verdict } from "./lib.ts";
+import { fmt, loadRun, login, prepareDirs, printMachine, saveResult, startServer, verdict } from "./lib.ts";
+
+printMachine();
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -44,8 +46,8 @@ closeDatabase();
 // 3. Over HTTP: the same small API answer with and without a bearer session.
 const server = await startServer(dirs);
 const token = await login(server.url);
-const anon = await load(`${server.url}/api/v1/settings`, { connections: 16, durationMs: 3000 });
-const authed = await load(`${server.url}/api/v1/settings`, { connections: 16, durationMs: 3000, headers: { authorization: `Bearer ${token}` } });
+const anon = await loadRun(`${server.url}/api/v1/settings`, { connections: 16, durationMs: 3000 });
+const authed = await loadRun(`${server.url}/api/v1/settings`, { connections: 16, durationMs: 3000, headers: { authorization: `Bearer ${token}` } });
 const e2eLogin: number[] = [];
 for (let i = 0; i < 5; i++) {
   const t0 = performance.now();
@@ -64,7 +66,13 @@ GET /api/v1/settings anonymous                 ${fmt(anon.rps)} req/s   p50 ${fm
 GET /api/v1/settings with a session            ${fmt(authed.rps)} req/s   p50 ${fmt(authed.p50, 2)} ms
 session overhead at p50 over HTTP              ${fmt(authed.p50 - anon.p50, 3)} ms`);
 
-process.exitCode = verdict([
+const ok = verdict([
   { target: "session lookup overhead < 1 ms p50 (in-process)", value: `${fmt(pct(lookups, 50) * 1000, 1)} µs`, ok: pct(lookups, 50) < 1 },
   { target: "session overhead < 1 ms p50 (HTTP, with vs without)", value: `${fmt(authed.p50 - anon.p50, 3)} ms`, ok: authed.p50 - anon.p50 < 1 },
-]) ? 0 : 1;
+]);
+saveResult("auth", {
+  argon2id_ms: { p50: pct(single, 50), p99: pct(single, 99) }, logins_per_s: loginsPerSec, login_http_ms_p50: pct(e2eLogin, 50),
+  session_lookup_us: { p50: pct(lookups, 50) * 1000, p99: pct(lookups, 99) * 1000 },
+  settings_anonymous: { rps: anon.rps, p50: anon.p50, p95: anon.p95, p99: anon.p99 }, settings_with_session: { rps: authed.rps, p50: authed.p50, p95: authed.p95, p99: authed.p99 },
+});
+process.exitCode = ok ? 0 : 1;

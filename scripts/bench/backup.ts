@@ -10,7 +10,9 @@ import { closeDatabase, configureDatabase, getSqlite, openDatabase } from "#db/c
 import { backupName, unpackAndVerify } from "#src/features/ops/archive.ts";
 import { runTask } from "#src/features/ops/taskRunner.ts";
 import type { ManifestSummary } from "#src/features/ops/archive.ts";
-import { fmt, table } from "./lib.ts";
+import { fmt, printMachine, table } from "./lib.ts";
+
+printMachine();
 
 const N = Math.max(1000, Number(process.argv[2]) || 100_000);
 const FILES = 2000;

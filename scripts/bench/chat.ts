@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { closeDatabase, configureDatabase, getSqlite, openDatabase } from "#db/client.ts";
 import { startFakeLlm } from "../../tests/helpers/fakeLlm.ts";
-import { fmt, prepareDirs, startServer, table, verdict } from "./lib.ts";
+import { fmt, printMachine, prepareDirs, startServer, table, verdict } from "./lib.ts";
+
+printMachine();
 
 const DOCS = Number(process.env.BENCH_CHAT_DOCS) || 10_000;
 const PAGES = 3;

@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fmt, table, verdict } from "./lib.ts";
+import { fmt, printMachine, table, verdict } from "./lib.ts";
+
+printMachine();
 
 process.env.LOG_LEVEL ??= "warn";
 const { closeDatabase, configureDatabase, getDb, openDatabase } = await import("#db/client.ts");

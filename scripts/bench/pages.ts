@@ -1,16 +1,17 @@
-// Reader numbers (issue 4): page-image serving against a static file of the same bytes from /assets
-// (target ≥ 80% of its req/s), and the reader page /document/{uuid} rendered for anonymous visitors
-// (page cache) and signed-in readers (fresh SSR), with p99. Same production server process, same
-// run; compared cases alternate in one-second slices so machine drift falls on both sides alike.
-import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+// Reader numbers (issue 4, issue 14): page-image serving against the bare static baseline of the
+// same bytes (a bare Bun.serve in its own process, design.md §8; target ≥ 80% of its req/s at 64
+// connections, identity, gzip negotiated and the pre-gzipped .gzip.svg), and the reader page
+// /document/{uuid} of a document with 500 neighbours: anonymous cache HIT, cache MISS (page cache
+// off) and a logged-in member at 1/4/16/64 connections against its own bare baseline
+// (pagebench.ts). Load by autocannon in its own process; cases of one level run back to back.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openDatabase } from "#db/client.ts";
 import { hashPassword } from "#src/features/auth/passwords.ts";
-import { BENCH_ADMIN, fmt, load, login, merge, prepareDirs, startServer, table, verdict, type LoadResult } from "./lib.ts";
+import { measurePages, memberToken, rowsJson } from "./pagebench.ts";
+import { BENCH_ADMIN, DURATION_MS, fetchRaw, fmt, type Load, loadRun, login, prepareDirs, printMachine, saveResult, startBaseline, startServer, table, VERDICT_CONNECTIONS, verdict } from "./lib.ts";
 
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
-const SLICE_MS = 1000;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+printMachine();
 const UUID = "bench0reader00000000000000000001";
 const HASH = "fedcba9876543210fedcba9876543210";
 const PAGES = 12;
@@ -52,59 +53,50 @@ const dirs = await prepareDirs({ seed: false });
 }
 const server = await startServer(dirs);
 try {
-  const token = await login(server.url);
+  const adminToken = await login(server.url);
+  const member = await memberToken(server.url, adminToken);
   const identity = { "accept-encoding": "identity" };
   const gzip = { "accept-encoding": "gzip, deflate, br" };
-  // The static twin: page 3's exact bytes (and its .gz) in DIST_DIR/assets, served by the asset route.
   const svg = pageSvg(3);
-  const staticName = `bench-page-${crypto.randomUUID().slice(0, 8)}.svg`;
-  const staticPath = join(dirs.distDir, "assets", staticName);
-  writeFileSync(staticPath, svg);
-  writeFileSync(`${staticPath}.gz`, Bun.gzipSync(new TextEncoder().encode(svg), { level: 9 }));
   const check = await fetch(`${server.url}/view/page/${UUID}/3.svg`, { headers: identity });
   if (check.status !== 200 || (await check.text()) !== svg) throw new Error(`page image not served as expected (${check.status})`);
 
-  const html = { accept: "text/html", ...gzip };
-  const cases: { name: string; path: string; headers: Record<string, string>; connections?: number }[] = [
-    { name: "static .svg (identity)", path: `/assets/${staticName}`, headers: identity },
+  // Page images: each case against a bare Bun.serve answering exactly the bytes and encoding the app sent.
+  const imageCases = [
     { name: "page 3.svg (identity)", path: `/view/page/${UUID}/3.svg`, headers: identity },
-    { name: "static .svg (gzip)", path: `/assets/${staticName}`, headers: gzip },
     { name: "page 3.svg (gzip negotiated)", path: `/view/page/${UUID}/3.svg`, headers: gzip },
     { name: "page 3.gzip.svg", path: `/view/page/${UUID}/3.gzip.svg`, headers: gzip },
-    { name: "reader anonymous (cached)", path: `/document/${UUID}`, headers: html },
-    { name: "reader logged-in SSR", path: `/document/${UUID}`, headers: { ...html, cookie: `wk_token=${token}` } },
-    { name: "reader logged-in SSR (4 conns)", path: `/document/${UUID}`, headers: { ...html, cookie: `wk_token=${token}` }, connections: 4 },
   ];
-  console.log(`Page images and reader: ${CONNECTIONS} keep-alive connections, ${DURATION_MS / 1000} s each in ${SLICE_MS / 1000} s slices, page ${svg.length} B, 127.0.0.1, NODE_ENV=production`);
-  for (const c of cases) await load(server.url + c.path, { connections: 8, durationMs: 400, headers: c.headers });
-  const slices = new Map<string, LoadResult[]>(cases.map((c) => [c.name, []]));
-  for (const group of [cases.slice(0, 2), cases.slice(2, 5), cases.slice(5)]) {
-    for (let i = 0; i < Math.max(1, Math.round(DURATION_MS / SLICE_MS)); i++) {
-      for (const c of group) slices.get(c.name)!.push(await load(server.url + c.path, { connections: c.connections ?? CONNECTIONS, durationMs: SLICE_MS, headers: c.headers }));
+  console.log(`Page images: ${VERDICT_CONNECTIONS} connections, ${DURATION_MS / 1000} s per run (autocannon, own process), page ${svg.length} B, each against a bare Bun.serve of the same bytes`);
+  const imageRows: { name: string; bytes: number; encoding: string; bare: Load; app: Load }[] = [];
+  for (const c of imageCases) {
+    const raw = await fetchRaw(server.url + c.path, c.headers);
+    const enc = raw.headers.get("content-encoding");
+    const baseline = await startBaseline(raw.body, { "content-type": raw.headers.get("content-type") ?? "image/svg+xml", ...(enc ? { "content-encoding": enc } : {}) });
+    try {
+      const bare = await loadRun(baseline.url, { connections: VERDICT_CONNECTIONS, headers: c.headers });
+      const app = await loadRun(server.url + c.path, { connections: VERDICT_CONNECTIONS, headers: c.headers });
+      imageRows.push({ name: c.name, bytes: raw.body.byteLength, encoding: enc ?? "identity", bare, app });
+    } finally {
+      await baseline.stop();
     }
   }
-  unlinkSync(staticPath);
-  unlinkSync(`${staticPath}.gz`);
-  const r = new Map([...slices].map(([k, v]) => [k, merge(v)]));
-  const get = (name: string) => r.get(name)!;
-  const base = (name: string) => (name.includes("gzip") ? get("static .svg (gzip)") : get("static .svg (identity)"));
   table(
-    ["case", "req/s", "vs static", "p50 ms", "p99 ms", "B/resp", "errors"],
-    cases.map((c) => {
-      const x = get(c.name);
-      const vs = c.name.startsWith("reader") ? "" : `${fmt((x.rps / base(c.name).rps) * 100)}%`;
-      return [c.name, fmt(x.rps), vs, fmt(x.p50, 1), fmt(x.p99, 1), fmt(x.bytes / Math.max(1, x.requests)), String(x.errors)];
-    }),
+    ["case", "bytes", "enc", "bare req/s", "app req/s", "vs bare", "p50 ms", "p95 ms", "p99 ms", "errors"],
+    imageRows.map((r) => [r.name, String(r.bytes), r.encoding, fmt(r.bare.rps), fmt(r.app.rps), `${fmt((r.app.rps / r.bare.rps) * 100)}%`, fmt(r.app.p50, 2), fmt(r.app.p95, 2), fmt(r.app.p99, 2), String(r.app.errors)]),
   );
-  const ratio = (name: string) => get(name).rps / base(name).rps;
+
+  console.log(`\nReader page /document/${UUID} (500 related documents in its category)`);
+  const reader = await measurePages(server.url, [{ name: "reader", path: `/document/${UUID}` }], { adminToken, memberToken: member });
   const ok = verdict([
-    { target: "page image ≥ 80% of static req/s (identity)", value: `${fmt(ratio("page 3.svg (identity)") * 100)}%`, ok: ratio("page 3.svg (identity)") >= 0.8 },
-    { target: "page image ≥ 80% of static req/s (gzip)", value: `${fmt(ratio("page 3.svg (gzip negotiated)") * 100)}%`, ok: ratio("page 3.svg (gzip negotiated)") >= 0.8 },
-    { target: ".gzip.svg ≥ 80% of static req/s (gzip)", value: `${fmt(ratio("page 3.gzip.svg") * 100)}%`, ok: ratio("page 3.gzip.svg") >= 0.8 },
-    { target: "reader p99 < 50 ms (anonymous)", value: `${fmt(get("reader anonymous (cached)").p99, 1)} ms`, ok: get("reader anonymous (cached)").p99 < 50 },
-    { target: "reader p99 < 50 ms (logged-in SSR, 4 conns)", value: `${fmt(get("reader logged-in SSR (4 conns)").p99, 1)} ms`, ok: get("reader logged-in SSR (4 conns)").p99 < 50 },
-    { target: "no errors", value: String(cases.reduce((n, c) => n + get(c.name).errors, 0)), ok: cases.every((c) => get(c.name).errors === 0) },
+    ...imageRows.map((r) => ({ target: `${r.name} ≥ 80% of bare req/s`, value: `${fmt((r.app.rps / r.bare.rps) * 100)}% · p99 ${fmt(r.app.p99, 1)} ms`, ok: r.app.rps / r.bare.rps >= 0.8 && r.app.errors === 0 })),
+    ...reader.verdicts,
   ]);
+  saveResult("pages", {
+    duration_ms: DURATION_MS,
+    images: imageRows.map((r) => ({ case: r.name, bytes: r.bytes, encoding: r.encoding, bare_rps: r.bare.rps, rps: r.app.rps, vs_bare: r.app.rps / r.bare.rps, p50: r.app.p50, p95: r.app.p95, p99: r.app.p99, errors: r.app.errors })),
+    reader: rowsJson(reader.rows),
+  });
   process.exitCode = ok ? 0 : 1;
 } finally {
   await server.stop();

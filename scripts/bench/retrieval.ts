@@ -24,12 +24,14 @@ import { retrieve } from "#src/features/ai/retrieve.ts";
 import { embedQuery } from "#src/features/embedding/vectors.ts";
 import { updateConfig } from "#src/features/settings/service.ts";
 import { startFakeLlm, type FakeLlm } from "../../tests/helpers/fakeLlm.ts";
-import { fmt, root, table } from "./lib.ts";
+import { fmt, printMachine, root, table } from "./lib.ts";
 import { buildChunkIndex, chunkPages } from "./retrieval/chunkIndex.ts";
 import { addFiller } from "./retrieval/filler.ts";
 import { buildLibrary } from "./retrieval/library.ts";
 import { score, type Scores } from "./retrieval/metrics.ts";
 import { buildVectors, type EmbeddingSetup } from "./retrieval/vectorSetup.ts";
+
+printMachine();
 
 interface Question { id: number; question: string; kind: "keyword" | "paraphrase"; answers: { file: string; pages: number[] }[] }
 

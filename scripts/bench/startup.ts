@@ -3,7 +3,9 @@
 // administrator before it listens; "warm" = the same data directory again. Assets are built
 // beforehand, as `bun run start` does before it starts the server.
 import { readFileSync } from "node:fs";
-import { fmt, freePort, load, prepareDirs, spawnServer, table, untilOk, verdict } from "./lib.ts";
+import { fmt, freePort, loadRun, prepareDirs, printMachine, saveResult, spawnServer, table, untilOk, verdict } from "./lib.ts";
+
+printMachine();
 
 const START_BUDGET_MS = 1500;
 const RSS_BUDGET_MB = 200;
@@ -39,7 +41,7 @@ try {
   await untilOk(server, "/");
   afterStart = rssMb(server.proc.pid);
   for (const path of ["/", "/login", "/api/v1/settings", "/sitemap.xml", "/no-such-page"]) {
-    await load(server.url + path, { connections: 16, durationMs: 1000, headers: { accept: "text/html", "accept-encoding": "gzip" } });
+    await loadRun(server.url + path, { connections: 16, durationMs: 1000, headers: { accept: "text/html", "accept-encoding": "gzip" } });
   }
   await Bun.sleep(3000);
   idle = rssMb(server.proc.pid);
@@ -57,4 +59,5 @@ const ok = verdict([
   { target: "cold start to first 200 of / < 1.5 s", value: `${fmt(worst("cold /"))} ms (worst of ${RUNS})`, ok: worst("cold /") < START_BUDGET_MS },
   { target: "idle RSS < 200 MB", value: `${fmt(idle, 1)} MB`, ok: idle < RSS_BUDGET_MB },
 ]);
+saveResult("startup", { runs: RUNS, samples_ms: samples, rss_mb: { after_start: afterStart, idle } });
 process.exitCode = ok ? 0 : 1;
