@@ -43,7 +43,10 @@ export function recordSearch(input: SearchRecordInput): void {
     const keywords = String(input.keywords ?? "").trim().slice(0, 64);
     if (!keywords) return;
     if (buffer.length >= MAX_BUFFER) return;
-    if (!buffer.length) target = handle();
+    // Rows buffered for another database (a test that switched databases) are never written here.
+    const into = handle();
+    if (buffer.length && target !== into) buffer = [];
+    if (!buffer.length) target = into;
     buffer.push({
       keywords,
       type: int(input.type) === 1 ? 1 : 0,
