@@ -75,25 +75,29 @@ interface Row {
 }
 
 /**
- * One statement: every matching row (OR of the words) scored by bm25, a document's score is its
- * title row's plus its best page's, only visible documents; documents holding all required words
- * come before those holding some; among equals, words close together (NEAR)
- * rank higher and quality (downloads, rating, recency) nudges by at most ~20%.
+ * How much of the index one query may score. Below `exactRows` matching rows every row is scored
+ * by bm25 (the exact ranking). Above it, bm25 alone would cost more than the whole budget: it
+ * scores every row, and for its IDF counts the whole doclist of each word once per query (a
+ * character like 不 is in most of a million pages). Such a query ranks the newest `windowRows`
+ * matching rows instead (the index walks rowids newest first and stops there), widened up to
+ * `maxWindowRows` when filters leave too few documents for the asked page.
  */
-function runQuery(q: ParsedQuery, opts: SearchQuery, offset: number): Row[] {
-  const multi = q.required.length > 1;
-  // Optional words (a lone 的 next to longer words) do not make a document match on their own.
-  const or = q.required.map((t) => term(q, t)).join(" OR ");
-  const args: (string | number)[] = [or];
-  let allWords = "1";
-  let near = "0";
-  if (multi) {
-    // Document level: every required word somewhere in the title, keywords, description or pages.
-    allWords = `(b.doc IN (${q.required.map(() => `SELECT rowid >> ${PAGE_BITS} FROM search_fts WHERE search_fts MATCH ?`).join(" INTERSECT ")}))`;
-    args.push(...q.required.map((t) => term(q, t)));
-    near = `(b.doc IN (SELECT rowid >> ${PAGE_BITS} FROM search_fts WHERE search_fts MATCH ?))`;
-    args.push(`NEAR(${q.required.map((t) => (t === q.prefix ? `${quote(t)}*` : quote(t))).join(" ")}, ${q.required.length * 2 + 4})`);
-  }
+export const searchTuning = { exactRows: 3000, windowRows: 6000, maxWindowRows: 96_000 };
+
+/** The rowid of the `n`th matching row counted from the newest (1-based), or null when fewer match. */
+function nthNewest(match: string, n: number): number | null {
+  const r = getSqlite().query("SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?").get(match, n - 1) as { rowid: number } | null;
+  return r?.rowid ?? null;
+}
+
+interface Plan {
+  /** the lowest rowid the query reads (0 = every row), for the windowed ranking */
+  from: number;
+  /** rows are many: no bm25, the newest window only, the total is an estimate */
+  windowed: boolean;
+}
+
+function filters(opts: SearchQuery, args: (string | number)[]) {
   const where = ["d.status = 2", "d.deleted_at IS NULL"];
   if (opts.category_id) {
     where.push("EXISTS (SELECT 1 FROM document_category dc WHERE dc.document_id = d.id AND dc.category_id = ?)");
@@ -104,26 +108,101 @@ function runQuery(q: ParsedQuery, opts: SearchQuery, offset: number): Row[] {
     where.push(ext.sql);
     args.push(...ext.args);
   }
+  return where;
+}
+
+const quality = "(1 + 0.02 * ln(d.download_count + 1) + 0.02 * d.score / 500.0 + 0.03 / (1 + (unixepoch('subsec') * 1000 - d.created_at) / 3.15e10))";
+
+/**
+ * One statement: every matching row (OR of the words) scored by bm25, a document's score is its
+ * title row's plus its best page's, only visible documents; documents holding all required words
+ * come before those holding some; among equals, words close together (NEAR)
+ * rank higher and quality (downloads, rating, recency) nudges by at most ~20%.
+ * With a window (plan.from > 0) every statement reads only rows from there on, and the score is
+ * built without bm25: a match in the title, keywords or description, how many pages match, NEAR,
+ * the same quality nudge.
+ */
+function runQuery(q: ParsedQuery, opts: SearchQuery, offset: number, plan: Plan = { from: 0, windowed: false }): Row[] {
+  const multi = q.required.length > 1;
+  const relevance = !opts.sort || opts.sort === "relevance";
+  // Optional words (a lone 的 next to longer words) do not make a document match on their own.
+  const or = q.required.map((t) => term(q, t)).join(" OR ");
+  const range = plan.from ? ` AND rowid >= ${Math.floor(plan.from)}` : "";
+  let allWords = "1";
+  let near = "0";
+  const allArgs: string[] = [];
+  const nearArgs: string[] = [];
+  if (multi) {
+    // Document level: every required word somewhere in the title, keywords, description or pages.
+    allWords = `(b.doc IN (${q.required.map(() => `SELECT rowid >> ${PAGE_BITS} FROM search_fts WHERE search_fts MATCH ?${range}`).join(" INTERSECT ")}))`;
+    allArgs.push(...q.required.map((t) => term(q, t)));
+    if (relevance) {
+      near = `(b.doc IN (SELECT rowid >> ${PAGE_BITS} FROM search_fts WHERE search_fts MATCH ?${range}))`;
+      nearArgs.push(`NEAR(${q.required.map((t) => (t === q.prefix ? `${quote(t)}*` : quote(t))).join(" ")}, ${q.required.length * 2 + 4})`);
+    }
+  }
+  const filterArgs: (string | number)[] = [];
+  const where = filters(opts, filterArgs);
   const typeBoost = q.exts.length ? `(1 + 0.5 * (d.ext IN (${q.exts.map(() => "?").join(",")})))` : "1";
   const typeArgs = q.exts;
-  const quality = "(1 + 0.02 * ln(d.download_count + 1) + 0.02 * d.score / 500.0 + 0.03 / (1 + (unixepoch('subsec') * 1000 - d.created_at) / 3.15e10))";
-  const order = opts.sort === "latest" ? "d.created_at DESC, d.id DESC"
-    : opts.sort === "downloads" ? "d.download_count DESC, d.id DESC"
-    : `b.s * (1 + 0.5 * near) * ${typeBoost} * ${quality}, d.id DESC`;
-  const sql = `
-    WITH m AS MATERIALIZED (SELECT rowid >> ${PAGE_BITS} AS doc, rowid & ${MASK} AS page, ${RANK} AS s FROM search_fts WHERE search_fts MATCH ?),
+  // One sort key, ascending: bm25 is negative (lower is better); the windowed score is made
+  // negative the same way; ties go to the newer document.
+  const key = opts.sort === "latest" ? "-d.created_at"
+    : opts.sort === "downloads" ? "-d.download_count"
+    : `b.s * (1 + 0.5 * ${near}) * ${typeBoost} * ${quality}`;
+  // Windowed score: a match in the title row ×5, more matching pages up to ×(1 + ln n), a page
+  // holding every word ×3 (and that page is the one named); negative like bm25.
+  const pageArgs = plan.windowed && multi ? [q.required.map((t) => term(q, t)).join(" AND ")] : [];
+  const scored = plan.windowed
+    ? `m AS MATERIALIZED (SELECT rowid >> ${PAGE_BITS} AS doc, rowid & ${MASK} AS page FROM search_fts WHERE search_fts MATCH ?${range}),
+    g AS (SELECT doc, coalesce(min(CASE WHEN page > 0 THEN page END), 1) AS page, max(page = 0) AS t, sum(page > 0) AS n FROM m GROUP BY doc),
+    ${multi
+      ? `pa AS MATERIALIZED (SELECT rowid >> ${PAGE_BITS} AS doc, min(rowid & ${MASK}) AS page FROM search_fts WHERE search_fts MATCH ?${range} AND (rowid & ${MASK}) > 0 GROUP BY 1),
+    b AS (SELECT g.doc, coalesce(pa.page, g.page) AS page, -((1 + 4 * g.t) * (1 + ln(1 + g.n)) * (1 + 2 * (pa.doc IS NOT NULL))) AS s FROM g LEFT JOIN pa ON pa.doc = g.doc)`
+      : "b AS (SELECT doc, page, -((1 + 4 * t) * (1 + ln(1 + n))) AS s FROM g)"}`
+    : `m AS MATERIALIZED (SELECT rowid >> ${PAGE_BITS} AS doc, rowid & ${MASK} AS page, ${RANK} AS s FROM search_fts WHERE search_fts MATCH ?),
     p AS (SELECT doc, page, min(s) AS s FROM m WHERE page > 0 GROUP BY doc),
     u AS (SELECT doc, page, s FROM p UNION ALL SELECT doc, 0, s FROM m WHERE page = 0),
-    b AS (SELECT doc, max(max(page), 1) AS page, sum(s) AS s FROM u GROUP BY doc)
+    b AS (SELECT doc, max(max(page), 1) AS page, sum(s) AS s FROM u GROUP BY doc)`;
+  // Every matching visible document as a narrow row (id, page, tier, key); the wide columns and
+  // the uploader's name are read for the asked page only, and the total counts the narrow rows.
+  const sql = `
+    WITH ${scored},
+    f AS MATERIALIZED (SELECT b.doc, b.page, ${allWords} AS all_words, ${key} AS k FROM b JOIN document d ON d.id = b.doc WHERE ${where.join(" AND ")}),
+    top AS (SELECT * FROM f ORDER BY all_words DESC, k, doc DESC LIMIT ? OFFSET ?)
     SELECT d.id, d.uuid, d.title, d.description, d.ext, d.pages, d.size, d.score, d.download_count, d.view_count, d.user_id, d.created_at,
-      (SELECT username FROM user u WHERE u.id = d.user_id) AS username, b.page, ${allWords} AS all_words, ${near} AS near,
-      count(*) OVER () AS total
-    FROM b JOIN document d ON d.id = b.doc
-    WHERE ${where.join(" AND ")}
-    ORDER BY all_words DESC, ${order}
-    LIMIT ? OFFSET ?`;
-  const orderArgs = opts.sort && opts.sort !== "relevance" ? [] : typeArgs;
-  return getSqlite().query(sql).all(...args, ...orderArgs, opts.size, offset) as Row[];
+      (SELECT username FROM user u WHERE u.id = d.user_id) AS username, top.page, (SELECT count(*) FROM f) AS total
+    FROM top JOIN document d ON d.id = top.doc
+    ORDER BY top.all_words DESC, top.k, top.doc DESC`;
+  const keyArgs = relevance ? [...nearArgs, ...typeArgs] : [];
+  return getSqlite().query(sql).all(or, ...pageArgs, ...allArgs, ...keyArgs, ...filterArgs, opts.size, offset) as Row[];
+}
+
+/**
+ * Exact (bm25) when few rows match; else the newest window without bm25 (all rows when they are
+ * fewer than the window), widened (×4 each time) while filters leave fewer documents than the
+ * asked page needs. The total of a windowed answer is estimated from
+ * the share of document ids the window spans.
+ */
+function plannedQuery(q: ParsedQuery, opts: SearchQuery, offset: number): { rows: Row[]; total: number } {
+  const or = q.required.map((t) => term(q, t)).join(" OR ");
+  const exact = () => {
+    const rows = runQuery(q, opts, offset);
+    return { rows, total: rows[0]?.total ?? (offset > 0 ? runQuery(q, { ...opts, size: 1 }, 0)[0]?.total ?? 0 : 0) };
+  };
+  if (nthNewest(or, searchTuning.exactRows + 1) === null) return exact();
+  const newest = (getSqlite().query("SELECT max(id) AS n FROM document").get() as { n: number | null }).n ?? 0;
+  for (let window = searchTuning.windowRows; ; window *= 4) {
+    // Fewer rows than the window: all of them, still without bm25 (the total is then exact).
+    const from = nthNewest(or, window) ?? 0;
+    const rows = runQuery(q, opts, offset, { from, windowed: true });
+    const seen = rows[0]?.total ?? (offset > 0 ? runQuery(q, { ...opts, size: 1 }, 0, { from, windowed: true })[0]?.total ?? 0 : 0);
+    if (!from) return { rows, total: seen };
+    if (rows.length === opts.size || window * 4 > searchTuning.maxWindowRows) {
+      const spanned = Math.max(1, newest - Math.floor(from / 2 ** PAGE_BITS) + 1);
+      return { rows, total: Math.max(seen, Math.round((seen * newest) / spanned)) };
+    }
+  }
 }
 
 function hits(rows: Row[], q: ParsedQuery): SearchHit[] {
@@ -142,13 +221,13 @@ function hits(rows: Row[], q: ParsedQuery): SearchHit[] {
   });
 }
 
-// A lone Han character also finds the words it starts (月 → 月光), unless that reaches so many
-// rows that scoring them all would be slow: then the character itself as a word is plenty.
-const PREFIX_MAX_ROWS = 5000;
+// A lone Han character also finds the words it starts (月 → 月光), unless the character alone or
+// its words reach so many rows that scoring them all would be slow: then the character itself as a
+// word is plenty. Counted by walking at most that many rows, never the whole doclist.
 function narrowCommonPrefix(q: ParsedQuery): ParsedQuery {
   if (!q.prefix || !/^\p{Script=Han}$/u.test(q.prefix)) return q;
-  const n = (getSqlite().query("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?").get(`${quote(q.prefix)}*`) as { n: number }).n;
-  return n > PREFIX_MAX_ROWS ? { ...q, prefix: null } : q;
+  const n = searchTuning.exactRows + 1;
+  return nthNewest(quote(q.prefix), n) !== null || nthNewest(`${quote(q.prefix)}*`, n) !== null ? { ...q, prefix: null } : q;
 }
 
 // Same query, same content, same answer: repeated searches (the first result page of a popular
@@ -174,11 +253,9 @@ export function searchDocuments(opts: SearchQuery): SearchResult {
   if (hit && Date.now() - hit.at < MEMO_MS) return { total: hit.total, spend_ms: spend(), document: hit.document };
   if (page > maxSearchPages()) {
     // Past the last page a visitor may open: the total still tells how much there is.
-    const first = runQuery(q, { ...opts, size: 1 }, 0);
-    return { total: first[0]?.total ?? 0, spend_ms: spend(), document: [] };
+    return { total: plannedQuery(q, { ...opts, size: 1 }, 0).total, spend_ms: spend(), document: [] };
   }
-  const rows = runQuery(q, { ...opts, size }, (page - 1) * size);
-  const total = rows[0]?.total ?? (page > 1 ? runQuery(q, { ...opts, size: 1 }, 0)[0]?.total ?? 0 : 0);
+  const { rows, total } = plannedQuery(q, { ...opts, size }, (page - 1) * size);
   const document = hits(rows, q);
   if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
   memo.set(key, { at: Date.now(), total, document });
