@@ -44,10 +44,14 @@ describe("anonymous page cache", () => {
     expect(fresh.text).toContain("缓存刷新测试站");
   });
 
-  test("logged-in users are never served the shared page", async () => {
+  test("logged-in users get the shared page with their own parts, never cached for others", async () => {
     const r = await t.req("GET", "/", { headers: html, token: t.userToken });
-    expect(r.res.headers.get("x-cache")).toBeNull();
+    expect(r.res.headers.get("x-cache")).toBe("SHARED");
+    expect(r.res.headers.get("cache-control")).toContain("private");
     expect(r.text).toContain("member");
+    const anon = await t.req("GET", "/", { headers: html });
+    expect(anon.res.headers.get("x-cache")).toBe("HIT");
+    expect(anon.text).not.toContain('"member"');
   });
 });
 
