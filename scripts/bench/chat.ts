@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { closeDatabase, configureDatabase, getSqlite, openDatabase } from "#db/client.ts";
 import { startFakeLlm } from "../../tests/helpers/fakeLlm.ts";
+import { zipfText } from "./zipfText.ts";
 import { fmt, printMachine, prepareDirs, startServer, table, verdict } from "./lib.ts";
 
 printMachine();
@@ -28,32 +29,8 @@ const pct = (xs: number[], p: number) => {
 };
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
-// A library that reads like one: text sampled from jieba's dictionary by word frequency (Zipf-like,
-// as real Chinese text is: common words everywhere, most words rare), seeded so every run is the same.
-let seed = 42;
-const rnd = (n: number) => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed % n;
-};
-const dictWords = readFileSync(join(import.meta.dir, "../../node_modules/@node-rs/jieba/dict.txt"), "utf8").split("\n")
-  .map((l) => l.split(" ")).filter((p) => p.length >= 2 && /^\p{Script=Han}{2,4}$/u.test(p[0]!)).map((p) => ({ w: p[0]!, f: Number(p[1]) }))
-  .sort((a, b) => b.f - a.f).slice(0, 60_000);
-const cumulative: number[] = [];
-dictWords.reduce((sum, x, i) => (cumulative[i] = sum + x.f), 0);
-const totalFreq = cumulative.at(-1)!;
-const word = () => {
-  const r = (rnd(2 ** 30) / 2 ** 30) * totalFreq;
-  let lo = 0;
-  let hi = cumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid]! < r) lo = mid + 1;
-    else hi = mid;
-  }
-  return dictWords[lo]!.w;
-};
-const PUNCT = ["，", "，", "，", "。", "、", "；"];
-const pageText = () => Array.from({ length: 160 }, (_, i) => word() + (i % 6 === 5 ? PUNCT[rnd(PUNCT.length)] : "")).join("") + "。";
+// A library that reads like one (zipfText.ts), seeded so every run is the same.
+const { rnd, word, pageText } = zipfText();
 const pagesByDoc: string[][] = [];
 
 const dirs = await prepareDirs();

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startFakeWechatPay, type FakeWechatPay } from "../helpers/fakeWechatPay.ts";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, serverApi, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { ADMIN, hydrated, launchBrowser, screenshotCheck, serverApi, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 const TIMEOUT = 60_000;
 const BUYER = { username: "buyer_e2e", password: "buyer-e2e-pass-1" };
@@ -50,12 +50,7 @@ afterAll(async () => {
   }
 });
 
-async function adminPage(width = 1280, height = 900) {
-  const p = await openPage(browser, width, height);
-  opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width = 1280, height = 900) => openAdminPage(browser, server.url, opened, width, height);
 
 async function until(check: () => Promise<boolean>, ms = 5_000) {
   for (const end = Date.now() + ms; !(await check()); await Bun.sleep(50)) if (Date.now() > end) throw new Error("condition not met in time");

@@ -3,7 +3,7 @@
 // Run: bun test ./tests/e2e/admin.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { hydrated, launchBrowser, openPage, screenshotCheck, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -21,12 +21,7 @@ afterAll(async () => {
 
 
 /** A logged-in admin page at the given width; every page's console errors are checked at the end. */
-async function adminPage(width: number, height = 900, track = true) {
-  const p = await openPage(browser, width, height);
-  if (track) opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width: number, height = 900, track = true) => openAdminPage(browser, server.url, track ? opened : null, width, height);
 
 const sideWidth = (page: Page) => page.locator(".adm-side").evaluate((el) => el.getBoundingClientRect().width);
 

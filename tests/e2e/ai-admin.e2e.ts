@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { startFakeLlm, type FakeLlm } from "../helpers/fakeLlm.ts";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, serverApi, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { ADMIN, hydrated, launchBrowser, screenshotCheck, serverApi, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 let server: Server;
 let browser: Browser;
@@ -44,12 +44,7 @@ afterAll(async () => {
   fake?.stop();
 });
 
-async function adminPage(width = 1280, height = 900) {
-  const p = await openPage(browser, width, height);
-  opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width = 1280, height = 900) => openAdminPage(browser, server.url, opened, width, height);
 
 describe("AI 管理", () => {
   test("大模型设置: a provider fills base_url; 测试连接 reaches the stand-in model", async () => {

@@ -11,7 +11,7 @@ import { hashPassword } from "#src/features/auth/passwords.ts";
 import { indexDocument } from "#src/features/search/indexer.ts";
 import { invalidateSettings } from "#src/features/settings/service.ts";
 import { startFakeLlm, type FakeLlm } from "../helpers/fakeLlm.ts";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { ADMIN, hydrated, launchBrowser, screenshotCheck, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 const DOC = "e2eindexingdoc000000000000000001";
 const PAGES = [
@@ -53,12 +53,7 @@ afterAll(async () => {
   fake?.stop();
 });
 
-async function adminPage(width = 1280) {
-  const p = await openPage(browser, width);
-  opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width = 1280, height = 900) => openAdminPage(browser, server.url, opened, width, height);
 
 describe("向量模型", () => {
   test("test the connection, save and switch on, the index builds and the status shows it", async () => {

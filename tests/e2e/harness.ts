@@ -153,6 +153,14 @@ export async function loginAsAdmin(page: Page, base: string) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
+/** A new page (see openPage) signed in as the e2e administrator; kept in `opened` for the spec's final error check. */
+export async function openAdminPage(browser: Browser, base: string, opened: TrackedPage[] | null, width = 1280, height = 900): Promise<TrackedPage> {
+  const p = await openPage(browser, width, height);
+  opened?.push(p);
+  await loginAsAdmin(p.page, base);
+  return p;
+}
+
 export interface ScreenshotOptions {
   /** Fewer distinct colours than this (in a 160 px wide copy) is a blank page; default 16. */
   minColours?: number;

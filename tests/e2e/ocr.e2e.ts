@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, serverApi, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { ADMIN, hydrated, launchBrowser, screenshotCheck, serverApi, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 const SAMPLE = join(resolve(import.meta.dir, "../.."), "assets/samples/请假审批流程图.png");
 let server: Server;
@@ -44,12 +44,7 @@ afterAll(async () => {
   }
 });
 
-async function adminPage(width = 1280, height = 900) {
-  const p = await openPage(browser, width, height);
-  opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width = 1280, height = 900) => openAdminPage(browser, server.url, opened, width, height);
 
 describe("OCR 识别", () => {
   test("the picture's words are searchable", async () => {

@@ -5,7 +5,7 @@
 // Run: bun test ./tests/e2e/ops.e2e.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, serverApi, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { ADMIN, hydrated, launchBrowser, screenshotCheck, serverApi, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 const TIMEOUT = 90_000;
 let server: Server;
@@ -31,12 +31,7 @@ afterAll(async () => {
   }
 });
 
-async function adminPage(width = 1280, height = 900) {
-  const p = await openPage(browser, width, height);
-  opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width = 1280, height = 900) => openAdminPage(browser, server.url, opened, width, height);
 
 describe("系统管理", () => {
   test("数据备份: 立即备份 runs the job and lists the archive; restore refuses beside the live server", async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { DUPLICATE, sample, startSpiderSite, type SpiderSite } from "../helpers/spiderSite.ts";
-import { ADMIN, hydrated, launchBrowser, loginAsAdmin, openPage, screenshotCheck, serverApi, startServer, type Server, type TrackedPage } from "./harness.ts";
+import { ADMIN, hydrated, launchBrowser, screenshotCheck, serverApi, startServer, type Server, type TrackedPage, openAdminPage } from "./harness.ts";
 
 const TIMEOUT = 120_000;
 let site: SpiderSite;
@@ -52,12 +52,7 @@ afterAll(async () => {
   }
 });
 
-async function adminPage(width = 1280, height = 900) {
-  const p = await openPage(browser, width, height);
-  opened.push(p);
-  await loginAsAdmin(p.page, server.url);
-  return p;
-}
+const adminPage = (width = 1280, height = 900) => openAdminPage(browser, server.url, opened, width, height);
 
 describe("蜘蛛采集", () => {
   test("enter a URL, collect from the loopback site, publish, converted", async () => {

@@ -1,18 +1,8 @@
 import { z } from "zod";
-import { pageQuery } from "#src/features/admin/crud/schema.ts";
+import { isHttpUrl, pageQuery } from "#src/features/admin/crud/schema.ts";
 import { EMBEDDING_PRESET } from "./presets.ts";
 
 // Validation of the 向量模型 APIs; every message is what the admin sees.
-
-const isHttpUrl = (s: string) => {
-  if (!/^https?:\/\/[^\s/]+/i.test(s)) return false;
-  try {
-    new URL(s);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** POST /embedding/test: the form's unsaved values; a field left out is taken from the saved settings. */
 export const embeddingTestBody = z.object({

@@ -14,7 +14,8 @@ export const enableField = z.boolean({ error: "启用状态必须是是或否" }
 
 export const descriptionField = (max = 255, label = "描述") => z.string({ error: `${label}必须是文本` }).trim().max(max, `${label}不能超过 ${max} 个字符`);
 
-const isHttpUrl = (s: string) => {
+/** An absolute http(s) URL with a host (what every configurable address must be). */
+export const isHttpUrl = (s: string) => {
   if (!/^https?:\/\/[^\s/]+/i.test(s)) return false;
   try {
     new URL(s);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField, pageQuery } from "#src/features/admin/crud/schema.ts";
+import { idField, pageQuery, isHttpUrl } from "#src/features/admin/crud/schema.ts";
 import { PRESET_BY_NAME } from "../llm/presets.ts";
 import { MSG_STATUS_LABEL } from "../status.ts";
 
@@ -21,16 +21,6 @@ export const messageListQuery = z.object({
 export const statsQuery = z.object({
   days: z.coerce.number({ error: "天数不正确" }).int("天数不正确").min(1, "天数不能小于 1").max(366, "天数不能超过 366").default(14),
 });
-
-const isHttpUrl = (s: string) => {
-  if (!/^https?:\/\/[^\s/]+/i.test(s)) return false;
-  try {
-    new URL(s);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** POST /llm/test: the form's unsaved values; a field left out is taken from the saved settings. */
 export const llmTestBody = z.object({
