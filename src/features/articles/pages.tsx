@@ -4,18 +4,15 @@ import ArticleEditor, { type ArticleEditorProps } from "#islands/article/Article
 import { getDb } from "#db/client.ts";
 import { article } from "#db/schema/articles.ts";
 import { findUserById } from "#src/features/auth/users.ts";
-import { reportedArticleBy } from "#src/features/reader/reports.ts";
 import { EmptyState } from "#src/features/categories/views/parts.tsx";
 import { getSettings, setting } from "#src/features/settings/service.ts";
 import { renderNotFound } from "#src/features/site/errorPages.tsx";
 import { layoutData } from "#src/features/site/layoutData.ts";
 import type { AppContext, AppEnv } from "#src/http/context.ts";
-import { getManifest } from "#src/views/assets.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { ArticleLayout } from "#src/views/layouts/DefaultLayout.tsx";
 import { renderPage } from "#src/views/render.tsx";
 import { articleCategoryOptions, chainPath } from "./categories.ts";
-import { articleFavoriteOf } from "./favorites.ts";
 import { ARTICLE_SORTS, articlePage, hotArticles, relatedArticles, type ArticleSort } from "./listing.ts";
 import { findManageable, isArticleAdmin, isVisible, mayManage, publishPolicy, publishRefusal, type ArticleRow } from "./policy.ts";
 import { renderArticle } from "./render.ts";
@@ -70,32 +67,31 @@ function authorOf(a: ArticleRow) {
 
 articlePages.get("/article/:identifier{[A-Za-z0-9_-]{1,64}}", (c) => {
   const identifier = c.req.param("identifier").toLowerCase();
-  const user = c.get("user");
-  const admin = isArticleAdmin(user);
   const a = getDb().select().from(article).where(eq(article.identifier, identifier)).get();
   if (!a) return renderNotFound(c);
   const visible = isVisible(a);
-  const manager = mayManage(user, a, admin) && (a.deleted_at === null || admin);
-  if (!visible && !manager) return renderNotFound(c);
+  // A public article is one page for everyone (its per-reader parts are Personal slots, shared with
+  // members); one that is not public is shown to its author and article administrators only.
+  if (!visible) {
+    const user = c.get("user");
+    const admin = isArticleAdmin(user);
+    if (!mayManage(user, a, admin) || (a.deleted_at !== null && !admin)) return renderNotFound(c);
+  }
   const { html, toc, summary } = renderArticle(a);
   const crumbs = chainPath(a.category_id);
   const author = authorOf(a);
-  const actions = {
-    articleId: a.id, identifier: a.identifier, title: a.title, loggedIn: !!user, visible,
-    favorited: !!(user && articleFavoriteOf(user.id, a.id)), favoriteCount: a.favorite_count, reported: !!(user && reportedArticleBy(user.id, a.id)),
-    reportUrl: getManifest().islands.ReportDialog ?? "",
-  };
   const description = (a.description || a.title).slice(0, 200);
   return renderPage(
     c,
     <ArticleLayout path={c.req.path}>
-      <ArticleView a={a} html={html} toc={toc} lead={a.description !== summary ? a.description : ""} crumbs={crumbs} author={author} related={visible ? relatedArticles(a) : []} actions={actions} manager={manager}
-        viewer={user} commentSort={c.req.query("comment_sort")} />
+      <ArticleView a={a} html={html} toc={toc} lead={a.description !== summary ? a.description : ""} crumbs={crumbs} author={author} related={visible ? relatedArticles(a) : []}
+        commentSort={c.req.query("comment_sort")} />
       {visible ? <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: articleJsonLd(c, a, author?.username ?? "") }} /> : null}
     </ArticleLayout>,
     {
       meta: { title: a.title, description, keywords: a.keywords, canonical: `/article/${a.identifier}`, ogType: "article", image: a.cover || undefined, noindex: !visible },
       cache: visible,
+      share: true,
     },
   );
 });

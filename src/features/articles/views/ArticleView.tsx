@@ -1,15 +1,12 @@
-import ArticleActions, { type ArticleActionsProps } from "#islands/article/ArticleActions.tsx";
 import { Avatar } from "#islands/site/UserMenu.tsx";
 import { Breadcrumb } from "#src/features/categories/views/parts.tsx";
-import { CommentsSection } from "#src/features/comments/views/CommentsSection.tsx";
-import type { SessionUser } from "#src/features/auth/sessions.ts";
 import { formatDateTime, timeAgo } from "#src/lib/format.ts";
 import { AdSlot } from "#src/views/components/AdSlot.tsx";
 import { compactCount } from "#src/views/components/DocumentCard.tsx";
-import { Island } from "#src/views/Island.tsx";
 import type { ArticleCardData } from "../listing.ts";
 import type { TocItem } from "../markdown.ts";
 import type { ArticleRow } from "../policy.ts";
+import { PersonalActions, PersonalComments, PersonalEditLink } from "./ArticlePersonal.tsx";
 import { ArticleLines } from "./parts.tsx";
 
 export interface ArticleViewProps {
@@ -21,10 +18,6 @@ export interface ArticleViewProps {
   crumbs: { id: number; title: string }[];
   author: { id: number; username: string; avatar: string; signature: string; article_count: number } | null;
   related: ArticleCardData[];
-  actions: ArticleActionsProps;
-  /** the author or an article administrator: the edit link and the review notice */
-  manager: boolean;
-  viewer: SessionUser | null;
   commentSort?: string;
 }
 
@@ -68,9 +61,10 @@ export function ArticleView(p: ArticleViewProps) {
                 <span>{`${compactCount(a.view_count)} 阅读`}</span>
                 <span>{`${compactCount(a.comment_count)} 评论`}</span>
                 {a.updated_at - a.created_at > 60_000 ? <span title={formatDateTime(a.updated_at)}>{`更新于 ${timeAgo(a.updated_at)}`}</span> : null}
-                {p.manager ? <a className="art-edit" href={`/post?id=${a.id}`}>编辑</a> : null}
+                <PersonalEditLink a={a} />
               </p>
-              {p.manager ? <ReviewNotice a={a} /> : null}
+              {/* Only its author and article administrators reach an article that is not public. */}
+              {visible ? null : <ReviewNotice a={a} />}
             </header>
             {p.lead ? <p className="art-lead">{p.lead}</p> : null}
             {p.toc.length > 1 ? <details className="art-toc-inline"><summary>目录</summary><Toc toc={p.toc} label="文章目录" /></details> : null}
@@ -78,12 +72,12 @@ export function ArticleView(p: ArticleViewProps) {
             <div className="art-content md-body" dangerouslySetInnerHTML={{ __html: p.html }} />
             <Keywords text={a.keywords} />
             <footer className="art-foot">
-              <Island name="ArticleActions" component={ArticleActions} props={p.actions} />
+              <PersonalActions a={a} visible={visible} />
             </footer>
           </article>
           <AdSlot position="document_bottom" />
           <section id="comments" className="card art-comments" aria-label="评论">
-            {visible ? <CommentsSection target={{ article_id: a.id }} viewer={p.viewer} path={`/article/${a.identifier}`} sort={p.commentSort} /> : <p className="muted">文章公开后才能评论。</p>}
+            {visible ? <PersonalComments a={a} sort={p.commentSort} /> : <p className="muted">文章公开后才能评论。</p>}
           </section>
         </div>
         <aside className="art-side art-read-side">
