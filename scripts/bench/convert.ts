@@ -15,7 +15,7 @@
 // return to its commit, medians over the runs; and the worst event-loop stall seen in this process
 // while the pipeline ran (a 5 ms timer's lateness).
 //
-// BENCH_RUNS (default 7), BENCH_ONLY=pdf100,docx30 (a subset), BENCH_VERBOSE=1 (every run).
+// BENCH_RUNS (default 7), BENCH_CONVERT_ONLY=pdf100,docx30 (a subset), BENCH_VERBOSE=1 (every run).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +31,7 @@ import { startWorker } from "#src/jobs/worker.ts";
 import { fmt, printMachine, root, saveResult, table, verdict } from "./lib.ts";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
-const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
+const ONLY = process.env.BENCH_CONVERT_ONLY?.split(",").filter(Boolean);
 const OVERHEAD_BUDGET = 0.2;
 const NICE = "nice -n 10";
 const dir = mkdtempSync(join(tmpdir(), "wk-bench-convert-"));

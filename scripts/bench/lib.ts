@@ -98,110 +98,6 @@ export async function startServer(dirs: BenchDirs, env: Record<string, string> =
   return s;
 }
 
-export interface LoadResult { requests: number; errors: number; rps: number; p50: number; p99: number; bytes: number; seconds: number; latencies: number[] }
-
-/**
- * `connections` keep-alive HTTP/1.1 connections, each sending its next request as soon as the last
- * response is complete, for `durationMs`; latency per request in ms. A raw-socket client rather
- * than fetch(): on two cores the generator shares the CPU with the server, and fetch's own cost
- * would cap the static baseline. Bodies are counted as received (gzip stays gzip).
- */
-export async function load(url: string, opts: { connections?: number; durationMs?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
-  const connections = opts.connections ?? 64;
-  const durationMs = opts.durationMs ?? 5000;
-  const u = new URL(url);
-  const request = Buffer.from(
-    `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nConnection: keep-alive\r\n` +
-      Object.entries(opts.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join("") + "\r\n",
-  );
-  const latencies: number[] = [];
-  let errors = 0;
-  let bytes = 0;
-  const started = performance.now();
-  const end = started + durationMs;
-
-  const connection = () => new Promise<void>((resolve) => {
-    let buf = Buffer.alloc(0);
-    let sentAt = 0;
-    let finished = false;
-    const done = (socket?: { end(): void }) => {
-      if (finished) return;
-      finished = true;
-      socket?.end();
-      resolve();
-    };
-    const send = (socket: { write(b: Uint8Array): number; end(): void }) => {
-      if (performance.now() >= end) return done(socket);
-      sentAt = performance.now();
-      socket.write(request);
-    };
-    /** Length of one complete response at the start of buf (and its body size), or null if incomplete. */
-    const complete = (): { length: number; body: number; status: number } | null => {
-      const head = buf.indexOf("\r\n\r\n");
-      if (head < 0) return null;
-      const headers = buf.subarray(0, head).toString("latin1");
-      const status = Number(headers.slice(9, 12));
-      const cl = /\r\ncontent-length:\s*(\d+)/i.exec(headers);
-      if (cl) {
-        const len = Number(cl[1]);
-        return buf.length >= head + 4 + len ? { length: head + 4 + len, body: len, status } : null;
-      }
-      if (!/\r\ntransfer-encoding:\s*chunked/i.test(headers)) return { length: head + 4, body: 0, status };
-      let at = head + 4;
-      let body = 0;
-      for (;;) {
-        const eol = buf.indexOf("\r\n", at);
-        if (eol < 0) return null;
-        const size = parseInt(buf.subarray(at, eol).toString("latin1"), 16);
-        if (size === 0) return buf.length >= eol + 4 ? { length: eol + 4, body, status } : null;
-        if (buf.length < eol + 2 + size + 2) return null;
-        body += size;
-        at = eol + 2 + size + 2;
-      }
-    };
-    void Bun.connect({
-      hostname: u.hostname,
-      port: Number(u.port),
-      socket: {
-        open: send,
-        data(socket, chunk) {
-          buf = buf.length ? Buffer.concat([buf, chunk]) : Buffer.from(chunk);
-          const r = complete();
-          if (!r) return;
-          buf = buf.subarray(r.length);
-          if (r.status === 200) {
-            latencies.push(performance.now() - sentAt);
-            bytes += r.body;
-          } else errors++;
-          send(socket);
-        },
-        close: () => done(),
-        error: () => {
-          errors++;
-          done();
-        },
-      },
-    }).catch(() => {
-      errors++;
-      done();
-    });
-  });
-
-  await Promise.all(Array.from({ length: connections }, connection));
-  return summarize(latencies, errors, bytes, (performance.now() - started) / 1000);
-}
-
-function summarize(latencies: number[], errors: number, bytes: number, seconds: number): LoadResult {
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
-  return { requests: latencies.length, errors, rps: latencies.length / seconds, p50: pct(0.5), p99: pct(0.99), bytes, seconds, latencies };
-}
-
-/** Several slices of the same case as one result (their time and latencies added up). */
-export function merge(parts: LoadResult[]): LoadResult {
-  return summarize(parts.flatMap((p) => p.latencies), parts.reduce((n, p) => n + p.errors, 0), parts.reduce((n, p) => n + p.bytes, 0), parts.reduce((n, p) => n + p.seconds, 0));
-}
-
 export async function login(url: string, account: { username: string; password: string } = BENCH_ADMIN): Promise<string> {
   const r = await fetch(`${url}/api/v1/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(account) });
   if (r.status !== 200) throw new Error(`login failed: ${r.status} ${await r.text()}`);
@@ -211,12 +107,12 @@ export async function login(url: string, account: { username: string; password: 
 /** The machine a run was measured on: printed first by every bench and kept in its JSON summary. */
 export function machine() {
   const [l1, l5, l15] = loadavg().map((n) => Math.round(n * 100) / 100);
-  return { cores: navigator.hardwareConcurrency, cpu: cpus()[0]?.model ?? "", memory_gb: Math.round(totalmem() / 2 ** 30), load: [l1, l5, l15], bun: Bun.version };
+  return { cores: navigator.hardwareConcurrency, cpu: cpus()[0]?.model ?? "", memory_gb: Math.round(totalmem() / 2 ** 30), load: [l1, l5, l15], bun: Bun.version, load_tool: LOAD_TOOL };
 }
 
 export function printMachine() {
   const m = machine();
-  console.log(`machine: ${m.cores} cores (${m.cpu}) · ${m.memory_gb} GiB · load average ${m.load.join(" / ")} · bun ${m.bun}`);
+  console.log(`machine: ${m.cores} cores (${m.cpu}) · ${m.memory_gb} GiB · load average ${m.load.join(" / ")} · bun ${m.bun} · load tool ${m.load_tool}`);
 }
 
 /** This bench's name: the script's file name without .ts (ssr, search, …). */
@@ -301,7 +197,7 @@ export async function startBaseline(body: Uint8Array, headers: Record<string, st
 }
 
 export interface LoadOpts { connections?: number; durationMs?: number; headers?: Record<string, string> }
-/** One autocannon run. Latencies in ms, exact percentiles over every 2xx response; errors = socket errors + timeouts + non-2xx. */
+/** One load run. Latencies in ms; errors = socket errors + timeouts + non-2xx. */
 export interface Load { connections: number; rps: number; p50: number; p95: number; p99: number; max: number; errors: number; requests: number; bytes: number; seconds: number }
 
 export const LEVELS = (process.env.BENCH_LEVELS ?? "1,4,16,64").split(",").map(Number).filter((n) => n > 0);
@@ -310,18 +206,37 @@ export const VERDICT_CONNECTIONS = 64;
 export const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
 
 /**
- * `connections` keep-alive connections for `durationMs` by autocannon 9 in its own Node process
- * (scripts/bench/autocannon-run.mjs), never an in-process loop: on 2 cores the load generator
- * competes with the server for CPU exactly as wrk or any other client would. `bytes` is what came
- * over the socket (headers included; gzip stays gzip).
+ * The load generator: wrk (C, two threads, Debian package `wrk`) when it is installed, else
+ * autocannon 9 (devDependency, one Node thread). BENCH_LOAD_TOOL=wrk|autocannon forces one. On two
+ * cores the generator shares the CPU with the server; autocannon spends about a core of it and caps a
+ * bare Bun.serve near 20–30k req/s, where wrk lets it reach 40k+, so wrk's ratios are the honest ones.
+ */
+export const LOAD_TOOL: "wrk" | "autocannon" = (() => {
+  const forced = process.env.BENCH_LOAD_TOOL;
+  if (forced === "wrk" || forced === "autocannon") return forced;
+  return Bun.which("wrk") ? "wrk" : "autocannon";
+})();
+
+/**
+ * `connections` keep-alive connections for `durationMs`, by LOAD_TOOL in its own process, never an
+ * in-process loop. `bytes` is what came over the socket (headers included; gzip stays gzip).
  */
 export async function loadRun(url: string, opts: LoadOpts = {}): Promise<Load> {
   const connections = opts.connections ?? VERDICT_CONNECTIONS;
   const durationMs = opts.durationMs ?? DURATION_MS;
-  const p = Bun.spawn(["node", join(import.meta.dir, "autocannon-run.mjs"), JSON.stringify({ url, connections, durationMs, headers: opts.headers ?? {} })], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const headers = opts.headers ?? {};
+  const cmd = LOAD_TOOL === "wrk"
+    ? [
+      "wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${Math.max(1, Math.round(durationMs / 1000))}s`, "--timeout", "10s",
+      "-s", join(import.meta.dir, "wrk-report.lua"), ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url,
+    ]
+    : ["node", join(import.meta.dir, "autocannon-run.mjs"), JSON.stringify({ url, connections, durationMs, headers })];
+  const p = Bun.spawn(cmd, { cwd: root, stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  if (code !== 0) throw new Error(`autocannon failed (${code}): ${err}`);
-  const r = JSON.parse(out.trim().split("\n").at(-1)!) as Omit<Load, "connections"> & { p50: number | null; p95: number | null; p99: number | null; max: number | null };
+  if (code !== 0) throw new Error(`${LOAD_TOOL} failed (${code}): ${err}${out}`);
+  const line = out.trim().split("\n").findLast((l) => l.startsWith("{"));
+  if (!line) throw new Error(`${LOAD_TOOL} printed no result: ${out}`);
+  const r = JSON.parse(line) as Omit<Load, "connections"> & { p50: number | null; p95: number | null; p99: number | null; max: number | null };
   const num = (x: number | null) => x ?? Number.NaN;
   return { connections, rps: r.rps, p50: num(r.p50), p95: num(r.p95), p99: num(r.p99), max: num(r.max), errors: r.errors, requests: r.requests, bytes: r.bytes, seconds: r.seconds };
 }
