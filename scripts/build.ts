@@ -1,4 +1,4 @@
-// Builds the browser assets into dist/: island chunks (code-split, production React), CSS and images,
+// Builds the browser assets into dist/: island chunks (code-split, on preact/compat), CSS and images,
 // all with content-hashed names, plus dist/manifest.json that the server reads.
 import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync, copyFileSync, watch } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
@@ -6,6 +6,31 @@ import { basename, extname, join, resolve } from "node:path";
 const root = resolve(import.meta.dir, "..");
 const dist = resolve(process.env.DIST_DIR ?? join(root, "dist"));
 const out = join(dist, "assets");
+
+// Islands are written against React's API (types, and react-dom/server renders them on the server),
+// but the browser gets Preact through preact/compat: the same components for ~11 KB gzip (core,
+// hooks, compat) instead of React's ~45 KB, keeping public pages well under design.md §8's 60 KB.
+// Every React entry point an island (or a package it uses, e.g. @preact/signals-react's
+// useSyncExternalStore shim) imports is resolved to its preact/compat counterpart; any other react*
+// import fails the build rather than shipping a second runtime. Hydration adopts the server HTML
+// (tests/e2e/hydration.e2e.ts); tests/integration/page-js-budget.test.ts keeps pages under budget.
+const REACT_TO_PREACT: Record<string, string> = {
+  react: "preact/compat",
+  "react-dom": "preact/compat",
+  "react-dom/client": "preact/compat/client",
+  "react/jsx-runtime": "preact/compat/jsx-runtime",
+  "react/jsx-dev-runtime": "preact/compat/jsx-dev-runtime",
+};
+export const preactCompat: import("bun").BunPlugin = {
+  name: "react-to-preact-compat",
+  setup(b) {
+    b.onResolve({ filter: /^react(?:-dom)?(?:\/.*)?$/ }, (args) => {
+      const to = REACT_TO_PREACT[args.path];
+      if (!to) throw new Error(`${args.path} (imported by ${args.importer}) has no preact/compat alias in scripts/build.ts`);
+      return { path: Bun.resolveSync(to, root) };
+    });
+  },
+};
 
 function hashOf(buf: Uint8Array) {
   return new Bun.CryptoHasher("sha256").update(buf).digest("hex").slice(0, 10);
@@ -33,6 +58,7 @@ export async function build() {
     sourcemap: "none",
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     define: { "process.env.NODE_ENV": '"production"' },
+    plugins: [preactCompat],
   });
   if (!js.success) {
     for (const l of js.logs) console.error(l);
