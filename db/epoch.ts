@@ -1,0 +1,44 @@
+import type { Database, Statement } from "bun:sqlite";
+import { getSqlite } from "./client.ts";
+
+/**
+ * A number that changes whenever the database may have changed, for in-memory copies of rows read
+ * on every request (the session lookup, a reader's state): each such read is a SQLite read
+ * transaction, which under load cost 10–20 µs here, more than the rest of a served kept page.
+ * - any row written by this process's connection (`total_changes()`: triggers and cascades
+ *   included, even a write later rolled back; no lock, 0.1 µs) changes it at once;
+ * - a commit of another process (`PRAGMA data_version`, e.g. `bun scripts/admin.ts password`) is
+ *   looked for at most every OTHER_PROCESS_CHECK_MS, so it shows within that time.
+ * Per connection: a test opening a fresh database starts from a new epoch.
+ */
+export const OTHER_PROCESS_CHECK_MS = 100;
+
+interface State { changes: Statement<{ n: number }, []>; version: Statement<{ data_version: number }, []>; total: number; dataVersion: number; checkedAt: number; epoch: number }
+const states = new WeakMap<Database, State>();
+let epochs = 0;
+
+export function dbEpoch(): number {
+  const sqlite = getSqlite();
+  let s = states.get(sqlite);
+  if (!s) {
+    s = { changes: sqlite.query("SELECT total_changes() AS n"), version: sqlite.query("PRAGMA data_version"), total: -1, dataVersion: -1, checkedAt: 0, epoch: 0 };
+    states.set(sqlite, s);
+  }
+  let changed = false;
+  const total = s.changes.get()!.n;
+  if (total !== s.total) {
+    s.total = total;
+    changed = true;
+  }
+  const now = Date.now();
+  if (now - s.checkedAt >= OTHER_PROCESS_CHECK_MS) {
+    s.checkedAt = now;
+    const v = s.version.get()!.data_version;
+    if (v !== s.dataVersion) {
+      s.dataVersion = v;
+      changed = true;
+    }
+  }
+  if (changed) s.epoch = ++epochs;
+  return s.epoch;
+}
