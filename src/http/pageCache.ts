@@ -19,15 +19,23 @@ export type ServeHook = (c: AppContext, hit: boolean) => void;
 interface Entry {
   version: number; at: number; body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; status: number; headers: [string, string][];
   template: SharedTemplate | null; onServe?: ServeHook;
+  /** response headers, by headersOf */
+  answer?: Headers[];
 }
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 64 * 1024 * 1024;
 // Whether, which pages and how long are the `ssr` settings (/admin/config/ssr). Ads have start/end
 // times and nothing bumps the version when one begins, so entries also age out after the lifetime.
+// Parsed once per settings object (getSettings keeps one until a setting changes).
+let policyOf: { settings: object; value: { on: boolean; maxAgeMs: number; prefixes: string[] } } | null = null;
 function policy() {
-  const ssr = getSettings().ssr;
+  const settings = getSettings();
+  if (policyOf?.settings === settings) return policyOf.value;
+  const ssr = settings.ssr;
   const prefixes = String(ssr.page_cache_paths ?? "").split(/[\n,]/).map((p) => p.trim().replace(/\/+$/, "") || "/").filter((p) => p.startsWith("/"));
-  return { on: !!ssr.enable_page_cache, maxAgeMs: Math.max(1, Number(ssr.page_cache_seconds) || 60) * 1000, prefixes };
+  const value = { on: !!ssr.enable_page_cache, maxAgeMs: Math.max(1, Number(ssr.page_cache_seconds) || 60) * 1000, prefixes };
+  policyOf = { settings, value };
+  return value;
 }
 
 /** "/" stands for the home page only (else it would match everything); other prefixes match their subtree. */
@@ -40,7 +48,9 @@ export const PAGE_CACHE_HEADER = "X-Page-Cache";
 /** Set beside X-Page-Cache by a render whose per-user parts are all Personal slots. */
 export const PAGE_SHARE_HEADER = "X-Page-Share";
 
-const size = (e: Entry) => e.body.length + e.gzip.length + (e.template ? 2 * e.body.length : 0);
+// A template keeps its static parts and anonymous slot outputs (~ the body) and up to six sets of
+// deflate segments (each ~ the gzip body); strings of the slots' elements are small beside them.
+const size = (e: Entry) => e.body.length + e.gzip.length + (e.template ? e.body.length + 6 * e.gzip.length : 0);
 
 function remember(key: string, e: Entry) {
   const old = entries.get(key);
@@ -89,15 +99,27 @@ export function setPageCacheFetch(f: typeof fetcher) {
   fetcher = f;
 }
 
-function respond(e: Entry, gzip: boolean, body = e.body, zipped: Uint8Array<ArrayBuffer> | null = e.gzip, member = false) {
-  const headers = new Headers(e.headers);
-  headers.set("X-Cache", member ? "SHARED" : "HIT");
-  if (member) headers.set("Cache-Control", "private, no-cache");
-  if (gzip && zipped) {
-    headers.set("Content-Encoding", "gzip");
-    headers.set("Vary", "Accept-Encoding");
+// The four header sets an entry answers with, built once per entry: visitor or member, gzip or not
+// (a Response copies a Headers given to it, faster than it reads a list of pairs).
+function headersOf(e: Entry, gzip: boolean, member: boolean): Headers {
+  const k = (gzip ? 1 : 0) + (member ? 2 : 0);
+  e.answer ??= [];
+  let h = e.answer[k];
+  if (!h) {
+    h = new Headers(e.headers);
+    h.set("X-Cache", member ? "SHARED" : "HIT");
+    if (member) h.set("Cache-Control", "private, no-cache");
+    if (gzip) {
+      h.set("Content-Encoding", "gzip");
+      h.set("Vary", "Accept-Encoding");
+    }
+    e.answer[k] = h;
   }
-  return new Response(gzip && zipped ? zipped : body, { status: e.status, headers });
+  return h;
+}
+
+function respond(e: Entry, gzip: boolean) {
+  return new Response(gzip ? e.gzip : e.body, { status: e.status, headers: headersOf(e, gzip, false) });
 }
 
 const fresh = (e: Entry | undefined, maxAgeMs: number): e is Entry => !!e && e.version === contentVersion() && Date.now() - e.at < maxAgeMs;
@@ -123,11 +145,16 @@ async function forMember(c: AppContext, key: string, maxAgeMs: number, gzipOk: b
     e = hit(key, maxAgeMs);
   }
   if (!e?.template) return null;
-  const url = new URL(c.req.url);
-  const out = renderForUser(e.template, { path: url.pathname, search: url.search, user: c.get("user") }, gzipOk);
+  // Path and query as `new URL(url)` gives them (pathname still encoded, as renderPage sees it):
+  // the request URL is already serialized, without a fragment.
+  const url = c.req.url;
+  const q = url.indexOf("?");
+  const p = url.indexOf("/", url.indexOf("://") + 3);
+  const path = p < 0 ? "/" : url.slice(p, q < 0 ? undefined : q);
+  const out = renderForUser(e.template, { path, search: q >= 0 && q < url.length - 1 ? url.slice(q) : "", user: c.get("user") }, gzipOk);
   if (!out) return null;
   e.onServe?.(c, true);
-  return respond(e, gzipOk, out.body, out.gzip, true);
+  return new Response(out, { status: e.status, headers: headersOf(e, gzipOk, true) });
 }
 
 export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { getDb } from "#db/client.ts";
+import { Database } from "bun:sqlite";
+import { getDb, handle } from "#db/client.ts";
+import { group, userGroup } from "#db/schema/accounts.ts";
 import { document } from "#db/schema/documents.ts";
 import { searchRecord } from "#db/schema/search.ts";
 import { advertisement } from "#db/schema/site.ts";
@@ -216,5 +218,174 @@ describe("/search", () => {
     bumpContentVersion();
     expect((await page("/search?wd=后来才有", m.token)).text.includes(later.uuid)).toBe(true);
     expect((await page("/search?wd=后来才有")).text.includes(later.uuid)).toBe(true);
+  });
+});
+
+// The reader's toolbar, pages and comments are kept per member and the state they read (one
+// statement a request, ReaderPersonal.tsx readerState): each change below must show on the very
+// next request, with the member's previous page already kept.
+describe("kept reader slots follow each member's state", () => {
+  const gunzip = async (path: string, token: string) => {
+    const r = await t.app.request(path, { headers: { ...html, authorization: `Bearer ${token}`, "accept-encoding": "gzip" } });
+    expect(r.headers.get("content-encoding")).toBe("gzip");
+    return new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await r.arrayBuffer())));
+  };
+  const actions = async (path: string, token: string) => islandProps((await page(path, token)).text, "DocumentActions");
+
+  test("favourite, unfavourite, score and report show on the next request; another member keeps their own", async () => {
+    clearPageCache();
+    const owner = await o.member();
+    const a = await o.member();
+    const b = await o.member();
+    const d = makeDoc({ userId: owner.id });
+    const path = `/document/${d.uuid}`;
+    expect(await actions(path, a.token)).toMatchObject({ favoriteId: 0, favoriteCount: 0, myScore: 0, reported: false });
+    expect(await actions(path, b.token)).toMatchObject({ favoriteId: 0, favoriteCount: 0 });
+    const fav = await t.req("POST", "/api/v1/favorite", { token: a.token, body: { document_id: d.id } });
+    expect(fav.status).toBe(200);
+    expect((await actions(path, a.token)).favoriteId).toBeGreaterThan(0);
+    expect(await actions(path, a.token)).toMatchObject({ favoriteCount: 1 });
+    // The count is everyone's; the favourite is a's alone.
+    expect(await actions(path, b.token)).toMatchObject({ favoriteId: 0, favoriteCount: 1 });
+    expect((await t.req("DELETE", `/api/v1/favorite?document_id=${d.id}`, { token: a.token })).status).toBe(200);
+    expect(await actions(path, a.token)).toMatchObject({ favoriteId: 0, favoriteCount: 0 });
+    expect((await t.req("POST", "/api/v1/document/score", { token: a.token, body: { document_id: d.id, score: 4 } })).status).toBe(200);
+    expect(await actions(path, a.token)).toMatchObject({ myScore: 4 });
+    expect((await t.req("POST", "/api/v1/report", { token: a.token, body: { document_id: d.id, reason: 1 } })).status).toBe(200);
+    expect(await actions(path, a.token)).toMatchObject({ myScore: 4, reported: true });
+    expect(await actions(path, b.token)).toMatchObject({ myScore: 0, reported: false, favoriteId: 0 });
+  });
+
+  test("buying a paid document shows on the buyer's next request (pages and 已购买), not on another member's", async () => {
+    clearPageCache();
+    const owner = await o.member();
+    const buyer = await o.member(100);
+    const other = await o.member(100);
+    const d = makeDoc({ userId: owner.id, pages: 6, preview: 2 });
+    getDb().update(document).set({ price: 10, rendered_pages: 6 }).where(eq(document.id, d.id)).run();
+    bumpContentVersion();
+    const path = `/document/${d.uuid}`;
+    for (const m of [buyer, other]) {
+      const r = await page(path, m.token);
+      expect(islandProps(r.text, "ReaderPages")).toMatchObject({ preview: 2 });
+      expect(islandProps(r.text, "DownloadButton").buy).toMatchObject({ credits: 10 });
+    }
+    const no = await o.create(buyer.token, { order_type: 1, product_id: d.id, quantity: 1 });
+    expect((await t.req("POST", "/api/v1/order/pay", { token: buyer.token, body: { order_no: no, payment_type: 5 } })).status).toBe(200);
+    const bought = await page(path, buyer.token);
+    expect(islandProps(bought.text, "ReaderPages")).toMatchObject({ preview: 6 });
+    expect(islandProps(bought.text, "DownloadButton")).toMatchObject({ price: 0, note: "已购买" });
+    expect(bought.text).not.toContain("购买后即可阅读全文");
+    const still = await page(path, other.token);
+    expect(islandProps(still.text, "ReaderPages")).toMatchObject({ preview: 2 });
+    expect(islandProps(still.text, "DownloadButton").buy).toMatchObject({ credits: 10 });
+  });
+
+  test("VIP expiry (no content change) brings the ads back on the next request", async () => {
+    clearPageCache();
+    getDb().insert(advertisement).values({ position: "document_top", title: "广告", content: "<b>AD-DOC-TOP</b>" }).run();
+    bumpContentVersion();
+    const vip = await o.member();
+    getDb().update(user).set({ vip_until: Date.now() + 86400_000 }).where(eq(user.id, vip.id)).run();
+    const d = makeDoc({ userId: t.userId });
+    const path = `/document/${d.uuid}`;
+    expect((await page(path)).text).toContain("AD-DOC-TOP");
+    expect((await page(path, vip.token)).text).not.toContain("AD-DOC-TOP");
+    expect((await page(path, vip.token)).text).not.toContain("AD-DOC-TOP");
+    getDb().update(user).set({ vip_until: Date.now() - 1000 }).where(eq(user.id, vip.id)).run();
+    const after = await page(path, vip.token);
+    expect(cacheOf(after)).toBe("SHARED");
+    expect(after.text).toContain("AD-DOC-TOP");
+    expect(await gunzip(path, vip.token)).toBe(after.text);
+  });
+
+  test("becoming an administrator shows on the next request: 管理后台 and the whole paid document", async () => {
+    clearPageCache();
+    const owner = await o.member();
+    const m = await o.member();
+    const d = makeDoc({ userId: owner.id, pages: 6, preview: 2 });
+    getDb().update(document).set({ price: 10, rendered_pages: 6 }).where(eq(document.id, d.id)).run();
+    bumpContentVersion();
+    const path = `/document/${d.uuid}`;
+    const before = await page(path, m.token);
+    expect(islandProps(before.text, "ReaderPages")).toMatchObject({ preview: 2 });
+    expect(islandProps(before.text, "UserMenu").showAdmin).toBe(false);
+    const r = await t.req("PUT", "/api/v1/user", { token: t.rootToken, body: { id: m.id, group_id: [1] } });
+    expect(r.status).toBe(200);
+    const after = await page(path, m.token);
+    expect(islandProps(after.text, "ReaderPages")).toMatchObject({ preview: 6 });
+    expect(islandProps(after.text, "UserMenu").showAdmin).toBe(true);
+    // The stranger's view of the same kept page is unchanged.
+    const s = await o.member();
+    expect(islandProps((await page(path, s.token)).text, "ReaderPages")).toMatchObject({ preview: 2 });
+  });
+
+  test("a member's comment under review shows to them at once, not to another member", async () => {
+    clearPageCache();
+    setConfig([["comment", "enable", true], ["comment", "need_review", true], ["comment", "enable_captcha", false], ["comment", "min_interval", 0]]);
+    const a = await o.member();
+    const b = await o.member();
+    const g = getDb().insert(group).values({ title: "评论需审核组", enable_comment: true, enable_comment_approval: true }).returning().get();
+    for (const u of [a, b]) getDb().insert(userGroup).values({ user_id: u.id, group_id: g.id }).run();
+    const d = makeDoc({ userId: t.userId });
+    const path = `/document/${d.uuid}`;
+    await page(path, a.token);
+    await page(path, b.token);
+    const c = await t.req("POST", "/api/v1/comment", { token: a.token, body: { document_id: d.id, content: "待审核的评论内容XYZ" } });
+    expect([c.status, c.text]).toEqual([200, expect.stringContaining("审核")]);
+    expect((await page(path, a.token)).text).toContain("待审核的评论内容XYZ");
+    expect((await page(path, b.token)).text).not.toContain("待审核的评论内容XYZ");
+    expect((await page(path)).text).not.toContain("待审核的评论内容XYZ");
+  });
+
+  test("gzip: every member's spliced document page decodes to their plain page, kept or not", async () => {
+    clearPageCache();
+    const owner = await o.member();
+    const a = await o.member();
+    const vip = await o.member();
+    getDb().update(user).set({ vip_until: Date.now() + 86400_000 }).where(eq(user.id, vip.id)).run();
+    const d = makeDoc({ userId: owner.id, pages: 6, preview: 2 });
+    getDb().update(document).set({ price: 10, rendered_pages: 6 }).where(eq(document.id, d.id)).run();
+    bumpContentVersion();
+    const path = `/document/${d.uuid}`;
+    // Twice each: the first deflates (and keeps) the member's fragments, the second reuses them;
+    // the root administrator's comments render per request (moderator).
+    for (const token of [owner.token, a.token, vip.token, t.rootToken, owner.token, a.token, vip.token, t.rootToken]) {
+      const plain = await page(path, token);
+      expect(await gunzip(path, token)).toBe(plain.text);
+    }
+    for (const p of ["/", "/category", "/search?wd=文档"]) for (const token of [a.token, vip.token, a.token]) expect(await gunzip(p, token)).toBe((await page(p, token)).text);
+  });
+
+  test("a disabled member or an ended session is a visitor on the next request", async () => {
+    clearPageCache();
+    const m = await o.member();
+    expect(islandProps((await page("/", m.token)).text, "UserMenu").user).toMatchObject({ id: m.id });
+    expect((await t.req("PUT", "/api/v1/user", { token: t.rootToken, body: { id: m.id, status: 1 } })).status).toBe(200);
+    const after = await page("/", m.token);
+    expect(islandProps(after.text, "UserMenu").user).toBeNull();
+    expect(after.text).not.toContain(m.username);
+    const n = await o.member();
+    expect(islandProps((await page("/", n.token)).text, "UserMenu").user).toMatchObject({ id: n.id });
+    expect((await t.req("DELETE", "/api/v1/user/logout", { token: n.token })).status).toBe(200);
+    expect(islandProps((await page("/", n.token)).text, "UserMenu").user).toBeNull();
+  });
+
+  // Session rows are kept in memory while the database cannot have changed them (auth/sessions.ts).
+  test("kept sessions: a write of this process shows on the next request, another process's within 100 ms", async () => {
+    clearPageCache();
+    const m = await o.member();
+    expect(islandProps((await page("/", m.token)).text, "UserMenu").user).toMatchObject({ username: m.username });
+    // Straight to the table, no content version bump: only the kept session row could hide it.
+    getDb().update(user).set({ username: `${m.username}_renamed` }).where(eq(user.id, m.id)).run();
+    expect(islandProps((await page("/", m.token)).text, "UserMenu").user).toMatchObject({ username: `${m.username}_renamed` });
+    getDb().update(user).set({ is_root: true }).where(eq(user.id, m.id)).run();
+    expect(islandProps((await page("/", m.token)).text, "UserMenu").showAdmin).toBe(true);
+    // Another connection (as `bun scripts/admin.ts password` is another process) ends the session.
+    const other = new Database(handle().file);
+    other.query("DELETE FROM session WHERE user_id = ?").run(m.id);
+    other.close();
+    await Bun.sleep(120);
+    expect(islandProps((await page("/", m.token)).text, "UserMenu").user).toBeNull();
   });
 });

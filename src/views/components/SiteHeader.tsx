@@ -32,8 +32,17 @@ export function builtNavigation(nav: NavItem[]): NavItem[] {
 }
 
 
-/** What the header's user parts depend on: kept per page and this key (views/personal.tsx). */
-const headerVary = (user: SessionUser | null) => (user ? JSON.stringify([user.id, user.username, user.avatar, !!user.is_vip, hasAdminPages(user)]) : "");
+/**
+ * What the header's user parts depend on: kept per page and this key (views/personal.tsx). Both
+ * parts ask: worked out once per request (the session user is a new object each request).
+ */
+const headerKeys = new WeakMap<SessionUser, string>();
+const headerVary = (user: SessionUser | null) => {
+  if (!user) return "";
+  let k = headerKeys.get(user);
+  if (k === undefined) headerKeys.set(user, (k = JSON.stringify([user.id, user.username, user.avatar, !!user.is_vip, hasAdminPages(user)])));
+  return k;
+};
 
 function loginHrefOf(path: string, search: string) {
   return path === "/login" ? "/login" : `/login?redirect=${encodeURIComponent(path + search)}`;
