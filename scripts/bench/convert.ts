@@ -3,9 +3,11 @@
 // and a 10-page PDF, the 3-page 高中物理公式.pdf and a 30-page DOCX. Each is converted
 //   (a) end to end as the conversion job: queue, worker, sniff, every tool, sharp cover, jieba
 //       keywords, publish, page rows + search index committed;
-//   (b) by hand: the same tool commands in one shell, at the same nice level as the pipeline
-//       (tools.ts runs them under `nice -n 10`) and with the same parallelism (text, pages and
-//       cover side by side after pdfinfo; soffice first for the DOCX).
+//   (b) by hand: the same tool commands in one shell, at the same CPU priority as the pipeline
+//       (tools.ts: nice 19, in a session whose autogroup is at nice 19; the shell
+//       here is started in its own session and sets its autogroup the same way) and with the
+//       same parallelism (text, pages and cover side by side after pdfinfo; soffice first for
+//       the DOCX).
 // Runs alternate (pipeline, by hand) so drift on a shared machine hits both; the verdict uses medians.
 // All pages are rendered (max_preview 100) as SVG, the default format. gzip copies are off in the
 // verdict rows (gzip is not one of the converter tools); one extra row converts the 100-page PDF
@@ -27,16 +29,19 @@ import "#src/features/convert/job.ts";
 import { originalPath, setDocumentsRoot } from "#src/features/documents/paths.ts";
 import { invalidateSettings } from "#src/features/settings/service.ts";
 import { getJob } from "#src/jobs/queue.ts";
+import { TOOL_PRIORITY } from "#src/features/convert/tools.ts";
 import { startWorker } from "#src/jobs/worker.ts";
 import { fmt, printMachine, root, saveResult, table, verdict } from "./lib.ts";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
 const ONLY = process.env.BENCH_CONVERT_ONLY?.split(",").filter(Boolean);
 const OVERHEAD_BUDGET = 0.2;
-const NICE = "nice -n 10";
+// The pipeline's own wrapper (nice -n 19), as a shell prefix.
+const NICE = TOOL_PRIORITY.join(" ");
 const dir = mkdtempSync(join(tmpdir(), "wk-bench-convert-"));
+// Each shell in a session of its own (as every pipeline tool is), its autogroup at nice 19 like theirs.
 const sh = async (cmd: string, cwd = dir) => {
-  const p = Bun.spawn(["bash", "-c", cmd], { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: dir } });
+  const p = Bun.spawn(["bash", "-c", `echo 19 > /proc/self/autogroup 2>/dev/null; ${cmd}`], { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: dir }, detached: true });
   const [, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   if (code !== 0) throw new Error(`${cmd} → ${code}: ${err}`);
 };
@@ -69,7 +74,7 @@ async function makeInputs(): Promise<Input[]> {
 }
 
 /**
- * The pipeline's tool commands by hand, at the pipeline's nice level: soffice (DOCX), pdfinfo, then
+ * The pipeline's tool commands by hand, at the pipeline's CPU priority: soffice (DOCX), pdfinfo, then
  * text, pages and cover side by side as convertFile runs them; with gzip, every page gzipped
  * (level 6, as many at once as there are cores) once the pages exist.
  */
@@ -195,7 +200,7 @@ try {
     summary.push({ input: input.key, label: input.label, pages: input.pages, gzip: input.gzip, runs: RUNS, pipeline_ms: pipe.map(Math.round), by_hand_ms: hand.map(Math.round), median_pipeline_ms: Math.round(median(pipe)), median_by_hand_ms: Math.round(median(hand)), overhead: Math.round(over * 1000) / 1000, overhead_best: Math.round(overBest * 1000) / 1000, profile_ms: profile, loop_lag_p99_ms: Math.round(lagP99 * 10) / 10, loop_lag_max_ms: Math.round(lagMax * 10) / 10 });
     if (!input.gzip) verdicts.push({ target: `${input.label}: overhead ≤ ${OVERHEAD_BUDGET * 100} % over the tools by hand`, value: `${fmt(over * 100, 1)} %`, ok: over <= OVERHEAD_BUDGET });
   }
-  console.log(`\nconversion, median of ${RUNS} runs (ms); by hand = the same tools, same nice level and parallelism`);
+  console.log(`\nconversion, median of ${RUNS} runs (ms); by hand = the same tools, same CPU priority and parallelism`);
   table(["input", "pages", "pipeline", "by hand", "overhead", "best vs best", "loop lag p99", "loop lag max"], rows);
   const stepList = [...steps];
   inputs.forEach((input, i) => profileRows.push([input.label, ...stepList.map((s) => (profiles[i]![s] === undefined ? "" : fmt(profiles[i]![s]!)))]));

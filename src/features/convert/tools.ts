@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TOOLS } from "#src/features/admin/dashboard/envs.ts";
 
@@ -58,20 +58,36 @@ async function readCapped(stream: ReadableStream<Uint8Array>, max: number): Prom
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+// Conversions get little of the CPU while the web server wants it (design.md §8: `/` p99 while
+// converting ≤ 2× idle). Tools run at `nice -n 19` and, because `detached` starts each tool in a
+// session of its own, in an autogroup of its own: with autogroup scheduling on (Linux's default,
+// kernel.sched_autogroup_enabled=1) every session gets an equal share of the CPU whatever its
+// processes' nice level, so a nice-10 mutool took as much CPU as the whole web server. Its autogroup
+// is set to nice 19 right after the spawn (unprivileged: lowering one's own priority is always
+// allowed; helpers it forks share it), a weight of 15 against the server's 1024. Not SCHED_IDLE
+// (`chrt -i 0`): that measured the same here, but starves a conversion outright under sustained
+// load, where nice 19 still lets it finish. `nice` execs the tool, so the pid stays the tool's.
+const NICE = Bun.which("nice");
+export const TOOL_PRIORITY: string[] = NICE ? [NICE, "-n", "19"] : [];
+const AUTOGROUP_NICE = "19";
+
+/** Puts a detached child's session (autogroup) at the lowest CPU weight; a no-op without autogroups. */
+export function lowerAutogroup(pid: number) {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, AUTOGROUP_NICE);
+  } catch { /* no CONFIG_SCHED_AUTOGROUP, or the tool has already exited */ }
+}
+
 /**
  * Runs an external tool in its own process group, off the event loop. The job's signal (timeout,
  * lost lease, shutdown) kills the whole group, so soffice's helper processes die with it.
  */
-const NICE = Bun.which("nice");
-
 export async function run(tool: string, args: string[], opts: RunOptions): Promise<RunResult> {
   opts.signal.throwIfAborted();
   const bin = Bun.which(tool, { PATH: process.env.PATH ?? "" });
   if (!bin) throw missingTool(tool, opts.pkg);
   toolRuns[tool] = (toolRuns[tool] ?? 0) + 1;
-  // Conversions yield the CPU to the web server: under `nice` a busy LibreOffice costs visitors
-  // little (scripts/bench/convert-load.ts). `nice` execs the tool, so the pid stays the tool's.
-  const proc = Bun.spawn(NICE ? [NICE, "-n", "10", bin, ...args] : [bin, ...args], {
+  const proc = Bun.spawn([...TOOL_PRIORITY, bin, ...args], {
     cwd: opts.cwd ?? opts.workDir,
     env: { ...process.env, ...opts.env, [MARK]: opts.workDir },
     stdin: "ignore",
@@ -79,6 +95,7 @@ export async function run(tool: string, args: string[], opts: RunOptions): Promi
     stderr: "pipe",
     detached: true,
   });
+  lowerAutogroup(proc.pid);
   appendFileSync(join(opts.workDir, PIDS), `${proc.pid}\n`);
   const onAbort = () => killGroup(proc.pid);
   opts.signal.addEventListener("abort", onAbort, { once: true });
