@@ -4,10 +4,10 @@ import { log } from "#src/http/requestLog.ts";
 import { registerJob, type JobContext } from "#src/jobs/worker.ts";
 import { setting } from "#src/features/settings/service.ts";
 import { CONVERT_JOB, type ConvertPayload } from "./enqueue.ts";
-import { extractKeywords, summarize } from "./keywords.ts";
 import { convertFile, converterSettings, publish } from "./pipeline.ts";
 import { conversionPending } from "./service.ts";
 import { applyExhausted, applyFailure, applySuccess, findReusable, loadDocument, markConverting, pageTextsOf } from "./store.ts";
+import { prepareText } from "./textWork.ts";
 import { ConvertError, describeTimeout } from "./tools.ts";
 import { openWorkDir, removeWorkDirAsync } from "./workdir.ts";
 
@@ -37,15 +37,14 @@ export async function convertJob({ job, payload, progress, signal }: JobContext)
     if (source) {
       const rows = pageTextsOf(source.id);
       const texts = Array.from({ length: source.pages }, (_, i) => rows[i] ?? "");
-      const all = texts.join("\n");
-      // From the file's text, not from the other uploader's own words; computed outside the commit.
-      const description = summarize(all);
-      const keywords = extractKeywords(all);
+      // From the file's text, not from the other uploader's own words; computed outside the commit,
+      // off the event loop, with the index's segmentation.
+      const { description, keywords, pre } = await prepareText(texts, doc);
       return {
         result: { document_id: doc.id, reused: source.id, pages: source.pages },
         effects: () => applySuccess(doc.id, {
           pages: source.pages, preview: source.preview, width: source.width, height: source.height, size: source.size,
-          texts, description, keywords, rendered: Math.max(source.preview, source.rendered_pages),
+          texts, description, keywords, rendered: Math.max(source.preview, source.rendered_pages), pre,
         }),
       };
     }
@@ -60,15 +59,18 @@ export async function convertJob({ job, payload, progress, signal }: JobContext)
     const out = await convertFile(src, {
       hint: doc.ext, workDir, settings, signal: AbortSignal.any([signal, deadline.signal]),
       progress: (pct) => void progress(pct),
+      // Keywords, description and the search index's segmentation, in a Worker thread (textWork.ts).
+      prepare: (texts) => prepareText(texts, doc),
     });
+    const { description, keywords, pre } = out.prepared ?? await prepareText(out.texts, doc);
     const t = performance.now();
-    publish(doc.hash, out);
+    await publish(doc.hash, out);
     out.timings.publish = Math.round(performance.now() - t);
     const size = statSync(src).size;
     log("info", "document converted", { id: doc.id, type: out.type.ext, pages: out.pages, preview: out.preview, ms: Math.round(performance.now() - started), ...out.timings });
     return {
       result: { document_id: doc.id, pages: out.pages, preview: out.preview, ms: Math.round(performance.now() - started), timings: out.timings },
-      effects: () => applySuccess(doc.id, { ...out, size }),
+      effects: () => applySuccess(doc.id, { ...out, size, description, keywords, pre }),
     };
   } catch (e) {
     // The worker aborted us (lease lost, shutdown, its hard limit): not the document's fault, retry.

@@ -1,11 +1,12 @@
-import { existsSync, renameSync, rmSync, statSync, cpSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, renameSync, rmSync, statSync, cpSync, mkdirSync, readdirSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { coverPath, documentDir, pagesDir } from "#src/features/documents/paths.ts";
 import { setting } from "#src/features/settings/service.ts";
-import { extractKeywords, summarize } from "./keywords.ts";
 import { inspectPdf, pageTexts, renderCover, renderPages, type PageExt } from "./pdf.ts";
 import { sniffDocument, type Sniffed } from "./sniff.ts";
 import { toPdf } from "./topdf.ts";
+import type { TextResult } from "./textWork.ts";
 import { ConvertError, type RunOptions } from "./tools.ts";
 
 export interface ConverterSettings {
@@ -49,8 +50,8 @@ export interface Converted {
   /** rendered pages and cover, still in the work dir until published */
   pagesDir: string;
   cover: string;
-  description: string;
-  keywords: string[];
+  /** what opts.prepare made of the page texts (keywords, description, index segmentation) */
+  prepared?: TextResult;
   timings: Record<string, number>;
 }
 
@@ -61,6 +62,8 @@ export interface ConvertOptions {
   signal: AbortSignal;
   settings: ConverterSettings;
   progress?: (pct: number) => void;
+  /** the text work on the page texts (textWork.ts), started as soon as they are extracted, beside the page rendering */
+  prepare?: (texts: string[]) => Promise<TextResult>;
 }
 
 /**
@@ -109,20 +112,19 @@ export async function convertFile(file: string, opts: ConvertOptions): Promise<C
     timings[name] = Math.round(performance.now() - s);
     return r;
   };
-  const [texts] = await Promise.all([
-    timed("render.text", pageTexts(pdf, info.pages, ro)),
+  const [{ texts, prepared }] = await Promise.all([
+    timed("render.text", pageTexts(pdf, info.pages, ro).then(async (texts) => {
+      const s = performance.now();
+      const prepared = await opts.prepare?.(texts);
+      if (prepared) timings["render.text_work"] = Math.round(performance.now() - s);
+      return { texts, prepared };
+    })),
     timed("render.pages", renderPages(pdf, preview, settings.extension, settings.gzip, pages, ro, timings)),
     timed("render.cover", renderCover(pdf, info, cover, ro)),
   ]);
   lap("render");
   opts.progress?.(90);
-  const all = texts.join("\n");
-  const result: Converted = {
-    type, pages: info.pages, preview, width: info.width, height: info.height, texts, pagesDir: pages, cover,
-    description: summarize(all), keywords: extractKeywords(all), timings,
-  };
-  lap("keywords");
-  return result;
+  return { type, pages: info.pages, preview, width: info.width, height: info.height, texts, pagesDir: pages, cover, prepared, timings };
 }
 
 const move = (from: string, to: string) => {
@@ -138,14 +140,17 @@ const move = (from: string, to: string) => {
 
 /**
  * Moves the rendered pages and cover to the document's hash folder. The old pages folder is
- * replaced as a whole, so no stale page of an earlier conversion survives.
+ * replaced as a whole, so no stale page of an earlier conversion survives; it is renamed away at
+ * once and its files unlinked off the event loop (a few hundred pages took up to 10 ms of rmSync).
  */
-export function publish(hash: string, c: Pick<Converted, "pagesDir" | "cover">) {
+export async function publish(hash: string, c: Pick<Converted, "pagesDir" | "cover">) {
   mkdirSync(documentDir(hash), { recursive: true });
   const dest = pagesDir(hash);
   const old = `${dest}.old-${process.pid}-${Date.now()}`;
   if (existsSync(dest)) renameSync(dest, old);
   move(c.pagesDir, dest);
-  rmSync(old, { recursive: true, force: true });
   move(c.cover, coverPath(hash));
+  // This one, and any a crashed process left behind.
+  const stale = readdirSync(documentDir(hash)).filter((n) => n.startsWith(`${basename(dest)}.old-`));
+  await Promise.all(stale.map((n) => rm(join(documentDir(hash), n), { recursive: true, force: true, maxRetries: 2 })));
 }

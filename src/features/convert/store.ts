@@ -8,7 +8,7 @@ import type { PageExt } from "./pdf.ts";
 import { chainsOf } from "#src/features/documents/categories.ts";
 import { refreshCategoryCounts } from "#src/features/documents/counts.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
-import { indexDocument } from "#src/features/search/indexer.ts";
+import { indexDocument, type Presegmented } from "#src/features/search/indexer.ts";
 import { awardUploadIfPublic } from "#src/features/credits/uploadAward.ts";
 import { afterConversion } from "./after.ts";
 
@@ -42,6 +42,8 @@ export interface Outcome {
   keywords: string[];
   /** pages with images on disk when reusing another document's files; absent: freshly rendered, the preview only */
   rendered?: number;
+  /** the index rows segmented before the commit (textWork.ts), for `texts` exactly */
+  pre?: Presegmented;
 }
 
 /** Success: numbers, cover, text per page; 0/1/3/5 → 2, review/disabled/rejected kept; blank metadata filled. */
@@ -68,7 +70,7 @@ export function applySuccess(id: number, o: Outcome) {
   o.texts.forEach((text, i) => insert.run(id, i + 1, text));
   // Public now (no review pending): the upload award is paid here, in the same commit.
   awardUploadIfPublic(id);
-  indexDocument(id);
+  indexDocument(id, undefined, o.pre);
   visibilityChanged(id);
   // OCR of pages without a text layer, or straight on to the embeddings.
   afterConversion(id);

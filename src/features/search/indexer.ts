@@ -6,7 +6,7 @@ import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { enqueueOnce, getJob } from "#src/jobs/queue.ts";
 import { registerJob } from "#src/jobs/worker.ts";
 import { markdownText } from "#src/features/articles/markdown.ts";
-import { indexFingerprint, indexText } from "./text.ts";
+import { headTexts, type IndexSettings, indexFingerprint, indexSettings, indexText } from "./text.ts";
 
 // Keeps search_fts in step with the documents' text. Calls run on the process's one connection,
 // so inside a caller's transaction they commit or roll back with the data they index.
@@ -45,20 +45,39 @@ export function unindexDocument(id: number, _tx?: Tx) {
  * Row page 0 holds title, keywords and description; rows 1…N the text of each page. (Repeating
  * the title on every page row would make a long document's title words look common to bm25.)
  */
-export function indexDocument(id: number, _tx?: Tx) {
+export function indexDocument(id: number, _tx?: Tx, pre?: Presegmented) {
   ensureSearchTables();
   const db = getSqlite();
   const doc = db.query("SELECT title, keywords, description FROM document WHERE id = ?").get(id) as { title: string; keywords: string; description: string } | null;
   unindexDocument(id);
   if (!doc) return;
+  // Segmented elsewhere (a conversion's Worker) with the settings in force now: used as is.
+  const current = pre && pre.settings.dictionary === indexSettings().dictionary && pre.settings.traditional === indexSettings().traditional ? pre : null;
+  const head = headTexts(doc);
+  const headIndex = current && head.every((t, i) => t === current.head[i]) ? current.headIndex : head.map(indexText);
   const insert = db.query("INSERT INTO search_fts (rowid, title, keywords, description, body) VALUES (?, ?, ?, ?, ?)");
-  insert.run(rowidOf(id, 0), indexText(doc.title), indexText(doc.keywords.replace(/[,，;；、]/g, " ")), indexText(doc.description), "");
+  insert.run(rowidOf(id, 0), headIndex[0]!, headIndex[1]!, headIndex[2]!, "");
+  if (current) {
+    // Pages past the span of a document's rowids are not indexed, as below.
+    current.bodies.slice(0, SPAN - 1).forEach((body, i) => {
+      if (body) insert.run(rowidOf(id, i + 1), "", "", "", body);
+    });
+    return;
+  }
   const pages = db.query("SELECT page, text FROM document_page WHERE document_id = ? AND page BETWEEN 1 AND ? ORDER BY page").all(id, SPAN - 1) as { page: number; text: string }[];
   for (const p of pages) {
     const body = indexText(p.text);
     if (body) insert.run(rowidOf(id, p.page), "", "", "", body);
   }
 }
+
+/**
+ * A document's index rows segmented ahead of the commit (off the event loop): `head` the row-0
+ * texts they were made from (headTexts), `bodies[i]` page i+1's index text, exactly the page rows
+ * the same commit writes. indexDocument falls back to segmenting itself when the settings changed
+ * since, and re-segments row 0 when the title, keywords or description changed.
+ */
+export interface Presegmented { settings: IndexSettings; head: string[]; headIndex: string[]; bodies: string[] }
 
 /**
  * Articles share the index above every document row: rowid = ARTICLE_ROWS + article id × 2^20 +
@@ -81,7 +100,8 @@ export function indexArticle(id: number, _tx?: Tx) {
   unindexArticle(id);
   if (!a) return;
   const insert = db.query("INSERT INTO search_fts (rowid, title, keywords, description, body) VALUES (?, ?, ?, ?, ?)");
-  insert.run(articleRowid(id, 0), indexText(a.title), indexText(a.keywords.replace(/[,，;；、]/g, " ")), indexText(a.description), "");
+  const [title, keywords, description] = headTexts(a).map(indexText);
+  insert.run(articleRowid(id, 0), title!, keywords!, description!, "");
   const body = indexText(markdownText(a.content));
   if (body) insert.run(articleRowid(id, 1), "", "", "", body);
 }

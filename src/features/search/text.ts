@@ -63,23 +63,26 @@ const HAN = /^\p{Script=Han}$/u;
 let applied: string | null = null;
 let appliedWords = new Set<string>();
 
-export function parseDictionary(raw: string): { word: string; freq: number }[] {
+export function parseDictionary(raw: string, traditional = traditionalEnabled()): { word: string; freq: number }[] {
   const out: { word: string; freq: number }[] = [];
   for (const line of raw.split(/\r?\n/)) {
     const [word, freq] = line.trim().split(/\s+/);
     if (!word) continue;
     const n = Number(freq);
     // jieba ignores a word without a frequency; a common word's weight makes it win over its parts.
-    out.push({ word: fold(word), freq: Number.isInteger(n) && n > 0 ? n : 20000 });
+    out.push({ word: fold(word, traditional), freq: Number.isInteger(n) && n > 0 ? n : 20000 });
   }
   return out;
 }
 
-function ensureDictionary() {
-  const raw = String(setting("search", "dictionary") ?? "");
-  const key = `${raw}\u0000${traditionalEnabled()}`;
+/** What indexing depends on besides the text: the site's dictionary and the traditional folding. */
+export interface IndexSettings { dictionary: string; traditional: boolean }
+export const indexSettings = (): IndexSettings => ({ dictionary: String(setting("search", "dictionary") ?? ""), traditional: traditionalEnabled() });
+
+function ensureDictionary({ dictionary: raw, traditional }: IndexSettings = indexSettings()) {
+  const key = `${raw}\u0000${traditional}`;
   if (key === applied) return;
-  const words = parseDictionary(raw);
+  const words = parseDictionary(raw, traditional);
   const next = new Set(words.map((w) => w.word));
   // jieba can add words but not forget them: a removed word needs a fresh instance.
   if ([...appliedWords].some((w) => !next.has(w))) resetJieba();
@@ -93,10 +96,22 @@ export const indexFingerprint = () => `${Bun.hash(String(setting("search", "dict
 
 /** Index form of a text: search-mode words (compounds and their parts) joined by spaces. */
 export function indexText(text: string): string {
-  if (!text) return "";
-  ensureDictionary();
-  return jieba().cutForSearch(fold(text), true).filter((w) => WORDLIKE.test(w)).join(" ");
+  return text ? indexTextWith(text, indexSettings()) : "";
 }
+
+/**
+ * indexText with the settings given rather than read: a Worker thread (the conversion's text work,
+ * src/features/convert/textWork.ts) has no settings of its own and gets the main thread's.
+ */
+export function indexTextWith(text: string, s: IndexSettings): string {
+  if (!text) return "";
+  ensureDictionary(s);
+  return jieba().cutForSearch(fold(text, s.traditional), true).filter((w) => WORDLIKE.test(w)).join(" ");
+}
+
+/** A document's (or article's) index row 0 before segmentation: title, keywords (one per word), description. */
+export const headTexts = (d: { title: string; keywords: string; description: string }): string[] =>
+  [d.title, d.keywords.replace(/[,，;；、]/g, " "), d.description];
 
 /** File-type words a visitor may add to a query ("合同 word"): they boost documents of that type. */
 export const TYPE_WORDS: Record<string, string[]> = {
