@@ -7,8 +7,9 @@ import { summaryOf } from "./summary.ts";
 /** Attachment type of article images (spec §3). */
 export const ATTACHMENT_ARTICLE = 3;
 
-// Rendered articles by id and version: every edit of the content bumps the version, so an entry
-// is never stale, and the oldest entries leave first when the map is full.
+// Rendered articles by id, version and a hash of the content: every edit bumps the version, and the
+// hash keeps an entry from answering for another database's article of the same id and version (a
+// restored backup; tests opening fresh databases in one process). The oldest leave first when full.
 const CACHE_MAX = 300;
 const cache = new Map<string, Rendered & { summary: string }>();
 
@@ -26,7 +27,7 @@ export const renderContent = (content: string): Rendered => renderMarkdown(conte
 
 /** The page's HTML and TOC, and the summary the text gives (to tell an author's own summary from it). */
 export function renderArticle(a: { id: number; version: number; content: string }): Rendered & { summary: string } {
-  const key = `${a.id}:${a.version}`;
+  const key = `${a.id}:${a.version}:${Bun.hash(a.content).toString(36)}`;
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
