@@ -185,7 +185,7 @@ describe("rendering the pages past the preview", () => {
     expect(requestFullRender(c.id)).toBe(true);
     await drainRenders();
     expect(docRow(a.id).rendered_pages).toBe(3);
-  });
+  }, 60_000);
 
   test("a render skips while a conversion of the document is queued; one finished under a reconversion does not count", async () => {
     const d = await converted(variant(sample("高中物理公式.pdf"), "race"), "pdf");
@@ -204,7 +204,7 @@ describe("rendering the pages past the preview", () => {
     out!.effects!();
     expect(docRow(d.id).rendered_pages).toBe(1);
     expect(files(d.hash)).toEqual(["1.gzip.svg", "1.svg"]);
-  });
+  }, 60_000);
 
   test("conversions and full renders share converter.concurrency", async () => {
     const docs = [await converted(variant(sample("高中物理公式.pdf"), "slot1"), "pdf"), await converted(variant(sample("高中物理公式.pdf"), "slot2"), "pdf")];
@@ -226,7 +226,7 @@ describe("rendering the pages past the preview", () => {
     }
     expect(most).toBe(1);
     for (const d of docs) expect(docRow(d.id).rendered_pages).toBe(3);
-  });
+  }, 60_000);
 
   test("converter.timeout ends an attempt, which the queue retries; a page count that changed is final", async () => {
     const d = await converted(variant(sample("工作总结模板.docx"), "timeout"), "docx");
