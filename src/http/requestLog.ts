@@ -18,8 +18,13 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const id = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
   c.set("requestId", id);
   await next();
-  c.header("X-Request-Id", id);
-  const status = c.res.status;
+  // Straight onto the response's headers: c.header() after next() rebuilds the whole Response.
+  // (securityHeaders sets its headers the same way, so every response here has mutable headers.)
+  const res = c.res;
+  res.headers.set("X-Request-Id", id);
+  const status = res.status;
+  // The fields are only gathered when the line will be written (LOG_LEVEL above info skips it).
+  if ((status >= 500 ? levels.error : levels.info) < threshold) return;
   log(status >= 500 ? "error" : "info", "request", {
     id, method: c.req.method, path: c.req.path, status, ms: Math.round((performance.now() - started) * 100) / 100,
     user: c.get("user")?.id ?? 0,
