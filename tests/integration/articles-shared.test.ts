@@ -55,7 +55,7 @@ describe("/article/{identifier} for members", () => {
     for (const x of [anon, w, r, admin]) expect(x.text).not.toMatch(/[\uE000-\uE002]/);
   });
 
-  test("a favourite shows at once for the member who added it, and only the count for others", async () => {
+  test("a favourite or a report shows at once for the member who made it, and only the count for others", async () => {
     const a = await publish(t, writer.token, { title: "收藏状态的文章", category_id: cat });
     const path = `/article/${a.identifier}`;
     await page(path);
@@ -66,6 +66,11 @@ describe("/article/{identifier} for members", () => {
     expect([cacheOf(r), cacheOf(w)]).toEqual(["SHARED", "SHARED"]);
     expect(islandProps(r.text, "ArticleActions")).toMatchObject({ favorited: true, favoriteCount: 1 });
     expect(islandProps(w.text, "ArticleActions")).toMatchObject({ favorited: false, favoriteCount: 1 });
+    // A report, and taking the favourite back, show at once too (both are the member's own).
+    expect((await t.req("POST", "/api/v1/report", { token: reader.token, body: { article_id: a.id, reason: 1 } })).status).toBe(200);
+    expect((await t.req("DELETE", `/api/v1/article/favorite?article_id=${a.id}`, { token: reader.token })).status).toBe(200);
+    expect(islandProps((await page(path, reader.token)).text, "ArticleActions")).toMatchObject({ favorited: false, favoriteCount: 0, reported: true });
+    expect(islandProps((await page(path, writer.token)).text, "ArticleActions")).toMatchObject({ favorited: false, favoriteCount: 0, reported: false });
   });
 
   test("a comment under review is seen by its author only, on the same kept page", async () => {

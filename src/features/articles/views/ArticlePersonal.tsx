@@ -1,13 +1,15 @@
+import type { Statement } from "bun:sqlite";
 import ArticleActions, { type ArticleActionsProps } from "#islands/article/ArticleActions.tsx";
 import { getSqlite } from "#db/client.ts";
+import { dbEpoch } from "#db/epoch.ts";
 import type { SessionUser } from "#src/features/auth/sessions.ts";
-import { CommentsSection, ownCommentsUnderReview } from "#src/features/comments/views/CommentsSection.tsx";
-import { reportedArticleBy } from "#src/features/reader/reports.ts";
+import { isCommentModerator } from "#src/features/comments/policy.ts";
+import { COMMENT_STATUS } from "#src/features/comments/status.ts";
+import { CommentsSection } from "#src/features/comments/views/CommentsSection.tsx";
 import { getManifest } from "#src/views/assets.tsx";
 import { Island } from "#src/views/Island.tsx";
 import { Personal } from "#src/views/personal.tsx";
 import { useRequest } from "#src/views/request.tsx";
-import { articleFavoriteOf } from "../favorites.ts";
 import { isArticleAdmin, mayManage, type ArticleRow } from "../policy.ts";
 
 // The parts of the article page that depend on the reader (views/personal.tsx): the edit link for
@@ -21,16 +23,56 @@ function EditLink({ a }: { a: ArticleRow }) {
   return manages(user, a) ? <a className="art-edit" href={`/post?id=${a.id}`}>编辑</a> : null;
 }
 
-// The favourite count changes without a content version bump: the slot reads it again.
-const favoriteCount = (id: number, kept: number) =>
-  (getSqlite().query("SELECT favorite_count AS n FROM article WHERE id = ?").get(id) as { n: number } | null)?.n ?? kept;
+/**
+ * What the favourite bar and the comments read for a member, in one statement: the favourite count
+ * (it changes without a content version bump), their favourite and report, and their comments under
+ * review. Kept while the database cannot have changed (db/epoch.ts: every such change is a write)
+ * and read once per request (the session user is a new object each request), so the slots' outputs
+ * can be kept per member and this state (views/personal.tsx vary) — as the reader's are.
+ */
+type StateRow = { favorite_count: number; favorited: number; reported: number; review: string };
+const stateStatements = new WeakMap<object, Statement<StateRow, [number, number, number]>>();
+const perRequest = new WeakMap<SessionUser, Map<number, StateRow | null>>();
+const kept = new Map<string, StateRow | null>();
+let keptEpoch = -1;
+
+function articleState(user: SessionUser, articleId: number): StateRow | null {
+  let memo = perRequest.get(user);
+  if (!memo) perRequest.set(user, (memo = new Map()));
+  if (memo.has(articleId)) return memo.get(articleId)!;
+  const sqlite = getSqlite();
+  let stmt = stateStatements.get(sqlite);
+  if (!stmt) {
+    stmt = sqlite.query<StateRow, [number, number, number]>(`SELECT a.favorite_count,
+      EXISTS (SELECT 1 FROM article_favorite f WHERE f.user_id = ?1 AND f.article_id = ?2) AS favorited,
+      EXISTS (SELECT 1 FROM report r WHERE r.user_id = ?1 AND r.article_id = ?2) AS reported,
+      (SELECT count(*) || ':' || coalesce(max(+c.id), 0) FROM comment c WHERE c.user_id = ?1 AND c.article_id = ?2 AND +c.status = ?3) AS review
+      FROM article a WHERE a.id = ?2`);
+    stateStatements.set(sqlite, stmt);
+  }
+  const epoch = dbEpoch();
+  if (epoch !== keptEpoch) {
+    kept.clear();
+    keptEpoch = epoch;
+  }
+  const k = `${user.id}:${articleId}`;
+  let r = kept.get(k);
+  if (r === undefined) {
+    r = stmt.get(user.id, articleId, COMMENT_STATUS.review);
+    if (kept.size >= 10_000) kept.clear();
+    kept.set(k, r);
+  }
+  memo.set(articleId, r);
+  return r;
+}
 
 function Actions({ a, visible }: { a: ArticleRow; visible: boolean }) {
   const { user } = useRequest();
+  const st = user ? articleState(user, a.id) : null;
   const props: ArticleActionsProps = {
     articleId: a.id, identifier: a.identifier, title: a.title, loggedIn: !!user, visible,
-    favorited: !!(user && articleFavoriteOf(user.id, a.id)), favoriteCount: user ? favoriteCount(a.id, a.favorite_count) : a.favorite_count,
-    reported: !!(user && reportedArticleBy(user.id, a.id)), reportUrl: getManifest().islands.ReportDialog ?? "",
+    favorited: !!st?.favorited, favoriteCount: st?.favorite_count ?? a.favorite_count, reported: !!st?.reported,
+    reportUrl: getManifest().islands.ReportDialog ?? "",
   };
   return <Island name="ArticleActions" component={ArticleActions} props={props} />;
 }
@@ -44,8 +86,23 @@ function Comments({ a, sort }: { a: ArticleRow; sort: string | undefined }) {
 export const PersonalEditLink = ({ a }: { a: ArticleRow }) => (
   <Personal vary={(user) => (user ? `${user.id}:${manages(user, a) ? 1 : 0}` : "")}><EditLink a={a} /></Personal>
 );
-/** Favourite, share and report: rendered per request (the favourite and report state are the member's own). */
-export const PersonalActions = ({ a, visible }: { a: ArticleRow; visible: boolean }) => <Personal><Actions a={a} visible={visible} /></Personal>;
+/** Favourite, share and report: kept per member and their state. */
+export const PersonalActions = ({ a, visible }: { a: ArticleRow; visible: boolean }) => (
+  <Personal vary={(user) => {
+    if (!user) return "";
+    const st = articleState(user, a.id);
+    return st ? `${user.id}:${st.favorite_count}:${st.favorited}:${st.reported}` : null;
+  }}><Actions a={a} visible={visible} /></Personal>
+);
+/**
+ * A member who is not a moderator sees the visitors' comments plus their own still under review;
+ * every other change to what they see bumps the content version. Moderators render per request.
+ */
 export const PersonalComments = ({ a, sort }: { a: ArticleRow; sort: string | undefined }) => (
-  <Personal vary={ownCommentsUnderReview({ article_id: a.id })}><Comments a={a} sort={sort} /></Personal>
+  <Personal vary={(user) => {
+    if (!user) return "";
+    if (isCommentModerator(user)) return null;
+    const st = articleState(user, a.id);
+    return st ? `${user.id}:${st.review}` : null;
+  }}><Comments a={a} sort={sort} /></Personal>
 );

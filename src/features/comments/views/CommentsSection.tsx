@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb, getSqlite } from "#db/client.ts";
+import { getDb } from "#db/client.ts";
 import { article } from "#db/schema/articles.ts";
 import { document } from "#db/schema/documents.ts";
 import Comments from "#islands/comment/Comments.tsx";
@@ -7,7 +7,7 @@ import type { SessionUser } from "#src/features/auth/sessions.ts";
 import { Island } from "#src/views/Island.tsx";
 import { listComments } from "../list.ts";
 import { commentSettings, isCommentModerator } from "../policy.ts";
-import { asSort, COMMENT_STATUS } from "../status.ts";
+import { asSort } from "../status.ts";
 import { isTargetVisible, type TargetRef } from "../targets.ts";
 
 export const COMMENTS_PAGE_SIZE = 10;
@@ -26,21 +26,6 @@ export interface CommentsSectionProps {
 const shownCount = (ref: TargetRef) => (ref.kind === "document"
   ? getDb().select({ n: document.comment_count }).from(document).where(eq(document.id, ref.id)).get()?.n
   : getDb().select({ n: article.comment_count }).from(article).where(eq(article.id, ref.id)).get()?.n) ?? 0;
-
-/**
- * The vary key (views/personal.tsx) of a comments section on a shared page. A member who is not a
- * moderator sees the visitors' comments plus their own still under review; every other change to
- * what they see bumps the content version. So their comments are kept per member and the state of
- * their own comments under review; moderators render per request.
- */
-export const ownCommentsUnderReview = (target: CommentsSectionProps["target"]) => (user: SessionUser | null) => {
-  if (!user) return "";
-  if (isCommentModerator(user)) return null;
-  const [column, id] = "document_id" in target ? ["document_id", target.document_id] : ["article_id", target.article_id];
-  const r = getSqlite().query(`SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM comment WHERE user_id = ? AND ${column} = ? AND status = ?`)
-    .get(user.id, id, COMMENT_STATUS.review) as { n: number; m: number };
-  return `${user.id}:${r.n}:${r.m}`;
-};
 
 /**
  * The comments of a document or an article, rendered on the server with the first page of
