@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { MiddlewareHandler, Next } from "hono";
 import { contentVersion } from "#src/lib/contentVersion.ts";
 import { getSettings } from "#src/features/settings/service.ts";
 import { clearVariants, offerShare, renderForUser, splitShared, type SharedTemplate } from "#src/views/personal.tsx";
@@ -93,6 +93,20 @@ export function whenServed(c: AppContext, hook: ServeHook): boolean {
   return true;
 }
 
+// Renders of a URL in flight, for the cache to keep. A request for that URL meanwhile waits for it
+// rather than rendering the same page again: after a content change (a finished conversion, a new
+// comment) 64 connections would otherwise render it up to 64 times at once, and p99 with them.
+const filling = new Map<string, Promise<void>>();
+/**
+ * The kept entry for key, after waiting for a render of it in flight if there is one. Synchronous
+ * when nothing is in flight: a caller that goes on to render must claim the key before it yields.
+ */
+function hitOrAwait(key: string, maxAgeMs: number): Entry | undefined | Promise<Entry | undefined> {
+  const e = hit(key, maxAgeMs);
+  const wait = e ? undefined : filling.get(key);
+  return wait ? wait.then(() => hit(key, maxAgeMs)) : e;
+}
+
 let fetcher: ((req: Request) => Response | Promise<Response>) | null = null;
 /** The app's own fetch, for the anonymous internal request that fills an entry for a member (app.ts). */
 export function setPageCacheFetch(f: typeof fetcher) {
@@ -134,7 +148,8 @@ function hit(key: string, maxAgeMs: number): Entry | undefined {
 
 /** A signed-in member's view of a shared page, or null (not shareable, or a slot needs more): render for them. */
 async function forMember(c: AppContext, key: string, maxAgeMs: number, gzipOk: boolean): Promise<Response | null> {
-  let e = hit(key, maxAgeMs);
+  let e = hitOrAwait(key, maxAgeMs);
+  if (e instanceof Promise) e = await e;
   if (!e && fetcher) {
     const headers = new Headers(c.req.raw.headers);
     headers.delete("cookie");
@@ -181,12 +196,27 @@ export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {
     return;
   }
   const served = internal.has(c.req.raw) ? null : c;
-  const found = hit(key, maxAgeMs);
+  let found = hitOrAwait(key, maxAgeMs);
+  if (found instanceof Promise) found = await found;
   if (found) {
     if (served) found.onServe?.(served, true);
     c.res = respond(found, gzipOk);
     return;
   }
+  const mine = filling.has(key) ? null : Promise.withResolvers<void>();
+  if (mine) filling.set(key, mine.promise);
+  try {
+    await render(c, next, key, gzipOk, served);
+  } finally {
+    if (mine) {
+      filling.delete(key);
+      mine.resolve();
+    }
+  }
+};
+
+/** Renders the page and keeps it when it asked to be kept. */
+async function render(c: AppContext, next: Next, key: string, gzipOk: boolean, served: AppContext | null) {
   const version = contentVersion();
   const keep: { hook?: ServeHook } = {};
   keeping.set(c.req.raw, keep);
@@ -214,4 +244,4 @@ export const pageCache: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (served) keep.hook?.(served, false);
   c.res = respond(e, gzipOk);
   c.res.headers.set("X-Cache", "MISS");
-};
+}

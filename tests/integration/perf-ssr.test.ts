@@ -389,3 +389,22 @@ describe("kept reader slots follow each member's state", () => {
     expect(islandProps((await page("/", m.token)).text, "UserMenu").user).toBeNull();
   });
 });
+
+describe("renders in flight", () => {
+  test("concurrent requests for a page not kept yet wait for one render (visitors and members), and a content change is rendered once again", async () => {
+    const m = await o.member();
+    for (const round of [0, 1]) {
+      if (round === 0) clearPageCache();
+      else bumpContentVersion();
+      const rs = await Promise.all([
+        ...Array.from({ length: 8 }, () => page("/category")),
+        ...Array.from({ length: 4 }, () => page("/category", m.token)),
+      ]);
+      const states = rs.map(cacheOf);
+      expect(states.filter((s) => s === "MISS")).toHaveLength(1);
+      expect(states.filter((s) => s === "HIT")).toHaveLength(7);
+      expect(states.slice(8)).toEqual(["SHARED", "SHARED", "SHARED", "SHARED"]);
+      for (const r of rs.slice(1, 8)) expect(r.text).toBe(rs[0]!.text);
+    }
+  });
+});
