@@ -5,15 +5,11 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { clearPageCache } from "#src/http/pageCache.ts";
 import { setupTestApp } from "../helpers/testApp.ts";
 import { MEMBERS, joinGroup, makeArticleCategory, publish, setConfig } from "./articles-fixtures.ts";
+import { islandProps } from "#tests/helpers/islandProps.ts";
 
 const t = setupTestApp();
 const html = { accept: "text/html" };
 const page = (path: string, token?: string) => t.req("GET", path, { headers: html, token });
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-function islandProps(body: string, name: string): any {
-  const m = new RegExp(`data-island="${name}" data-props="([^"]*)"`).exec(body);
-  return m ? JSON.parse(unescapeHtml(m[1]!)) : null;
-}
 const cacheOf = (r: { res: Response }) => r.res.headers.get("x-cache");
 const editLink = (id: number) => `href="/post?id=${id}"`;
 

@@ -18,6 +18,7 @@ import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { setupOrders } from "./orders-fixtures.ts";
 import { makeDoc, setConfig, useDocumentsRoot } from "./reader-fixtures.ts";
 import { addDoc } from "./search-fixtures.ts";
+import { islandProps } from "#tests/helpers/islandProps.ts";
 
 const o = setupOrders();
 const t = o.t;
@@ -30,11 +31,6 @@ afterAll(() => {
 
 const html = { accept: "text/html" };
 const page = (path: string, token?: string, headers: Record<string, string> = {}) => t.req("GET", path, { headers: { ...html, ...headers }, token });
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-function islandProps(body: string, name: string): any {
-  const m = new RegExp(`data-island="${name}" data-props="([^"]*)"`).exec(body);
-  return m ? JSON.parse(unescapeHtml(m[1]!)) : null;
-}
 const cacheOf = (r: { res: Response }) => r.res.headers.get("x-cache");
 
 describe("members on shared pages", () => {

@@ -15,6 +15,7 @@ import { invalidatePermissions } from "#src/features/permissions/service.ts";
 import { startWorker } from "#src/jobs/worker.ts";
 import { setupOrders } from "./orders-fixtures.ts";
 import { makeDoc, svgPage, useDocumentsRoot } from "./reader-fixtures.ts";
+import { islandProps } from "#tests/helpers/islandProps.ts";
 
 const o = setupOrders();
 const { t } = o;
@@ -31,11 +32,6 @@ afterAll(() => {
 const html = { accept: "text/html" };
 const readerPage = (uuid: string, token?: string, query = "") => t.req("GET", `/document/${uuid}${query}`, { headers: html, token });
 const pageImage = (uuid: string, n: number, token?: string) => t.req("GET", `/view/page/${uuid}/${n}.svg`, { token });
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-const islandProps = (body: string, name: string) => {
-  const m = new RegExp(`data-island="${name}" data-props="([^"]*)"`).exec(body);
-  return m ? JSON.parse(unescapeHtml(m[1]!)) : null;
-};
 const renderJobs = (documentId: number) => getDb().select().from(jobs)
   .where(and(eq(jobs.kind, RENDER_FULL_JOB), sql`json_extract(${jobs.payload}, '$.document_id') = ${documentId}`)).all();
 const rendered = (id: number) => getDb().select({ r: document.rendered_pages }).from(document).where(eq(document.id, id)).get()!.r;

@@ -10,6 +10,7 @@ import { setDocumentsRoot } from "#src/features/documents/paths.ts";
 import { bumpContentVersion } from "#src/lib/contentVersion.ts";
 import { setupTestApp } from "../helpers/testApp.ts";
 import { makeCategory, makeDoc, setConfig, useDocumentsRoot } from "./reader-fixtures.ts";
+import { islandProps } from "#tests/helpers/islandProps.ts";
 
 const t = setupTestApp();
 let root = "";
@@ -21,11 +22,6 @@ afterAll(() => {
 
 const html = { accept: "text/html" };
 const page = (path: string, token?: string) => t.req("GET", path, { headers: html, token });
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-function islandProps(body: string, name: string): any {
-  const m = new RegExp(`data-island="${name}" data-props="([^"]*)"`).exec(body);
-  return m ? JSON.parse(unescapeHtml(m[1]!)) : null;
-}
 const imgCount = (body: string) => (body.match(/<img src="\/view\/page\//g) ?? []).length;
 
 describe("reader page", () => {
