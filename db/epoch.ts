@@ -42,3 +42,27 @@ export function dbEpoch(): number {
   if (changed) s.epoch = ++epochs;
   return s.epoch;
 }
+
+/**
+ * Rows read from the database, kept by key while dbEpoch() is unchanged (emptied when it changes,
+ * and when `max` are kept). Epoch values are unique across connections, so one memo serves a process
+ * that switches databases (tests). `read` answers null for "no row"; that is kept too.
+ */
+export function epochMemo<V>(max = 10_000): (key: string, read: () => V) => V {
+  const kept = new Map<string, V>();
+  let at = -1;
+  return (key, read) => {
+    const epoch = dbEpoch();
+    if (epoch !== at) {
+      kept.clear();
+      at = epoch;
+    }
+    let v = kept.get(key);
+    if (v === undefined) {
+      v = read();
+      if (kept.size >= max) kept.clear();
+      kept.set(key, v);
+    }
+    return v;
+  };
+}

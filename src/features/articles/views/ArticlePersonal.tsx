@@ -1,7 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import ArticleActions, { type ArticleActionsProps } from "#islands/article/ArticleActions.tsx";
 import { getSqlite } from "#db/client.ts";
-import { dbEpoch } from "#db/epoch.ts";
+import { epochMemo } from "#db/epoch.ts";
 import type { SessionUser } from "#src/features/auth/sessions.ts";
 import { isCommentModerator } from "#src/features/comments/policy.ts";
 import { COMMENT_STATUS } from "#src/features/comments/status.ts";
@@ -33,8 +33,7 @@ function EditLink({ a }: { a: ArticleRow }) {
 type StateRow = { favorite_count: number; favorited: number; reported: number; review: string };
 const stateStatements = new WeakMap<object, Statement<StateRow, [number, number, number]>>();
 const perRequest = new WeakMap<SessionUser, Map<number, StateRow | null>>();
-const kept = new Map<string, StateRow | null>();
-let keptEpoch = -1;
+const kept = epochMemo<StateRow | null>();
 
 function articleState(user: SessionUser, articleId: number): StateRow | null {
   let memo = perRequest.get(user);
@@ -50,18 +49,7 @@ function articleState(user: SessionUser, articleId: number): StateRow | null {
       FROM article a WHERE a.id = ?2`);
     stateStatements.set(sqlite, stmt);
   }
-  const epoch = dbEpoch();
-  if (epoch !== keptEpoch) {
-    kept.clear();
-    keptEpoch = epoch;
-  }
-  const k = `${user.id}:${articleId}`;
-  let r = kept.get(k);
-  if (r === undefined) {
-    r = stmt.get(user.id, articleId, COMMENT_STATUS.review);
-    if (kept.size >= 10_000) kept.clear();
-    kept.set(k, r);
-  }
+  const r = kept(`${user.id}:${articleId}`, () => stmt.get(user.id, articleId, COMMENT_STATUS.review));
   memo.set(articleId, r);
   return r;
 }

@@ -7,7 +7,7 @@ import { CommentsSection } from "#src/features/comments/views/CommentsSection.ts
 import { isCommentModerator } from "#src/features/comments/policy.ts";
 import { COMMENT_STATUS } from "#src/features/comments/status.ts";
 import { getSqlite } from "#db/client.ts";
-import { dbEpoch } from "#db/epoch.ts";
+import { epochMemo } from "#db/epoch.ts";
 import { requestFullRender } from "#src/features/convert/enqueue.ts";
 import { priceFor } from "#src/features/downloads/service.ts";
 import { boughtSql } from "#src/features/orders/ownership.ts";
@@ -131,8 +131,8 @@ interface ReaderState { key: string; whole: boolean; rendered: number; pages: nu
 type StateRow = { favorite_count: number; rendered_pages: number; preview: number; pages: number; price: number; fav: number | null; score: number | null; reported: number; bought: number; review: string };
 const stateStatements = new WeakMap<object, Statement<StateRow, [number, number, number]>>();
 const perRequest = new WeakMap<SessionUser, Map<number, ReaderState | null>>();
-const kept = new Map<string, StateRow | null>();
-let keptEpoch = -1;
+// Kept while the database cannot have changed (db/epoch.ts): every state change is a write.
+const kept = epochMemo<StateRow | null>();
 
 function readerState(user: SessionUser, doc: DocumentRow): ReaderState | null {
   let memo = perRequest.get(user);
@@ -153,19 +153,7 @@ function readerState(user: SessionUser, doc: DocumentRow): ReaderState | null {
       FROM document d WHERE d.id = ?2`);
     stateStatements.set(sqlite, stmt);
   }
-  // Kept while the database cannot have changed (db/epoch.ts): every state change is a write.
-  const epoch = dbEpoch();
-  if (epoch !== keptEpoch) {
-    kept.clear();
-    keptEpoch = epoch;
-  }
-  const k = `${user.id}:${doc.id}`;
-  let r = kept.get(k);
-  if (r === undefined) {
-    r = stmt.get(user.id, doc.id, COMMENT_STATUS.review);
-    if (kept.size >= 10_000) kept.clear();
-    kept.set(k, r);
-  }
+  const r = kept(`${user.id}:${doc.id}`, () => stmt.get(user.id, doc.id, COMMENT_STATUS.review));
   const state = r && {
     key: [user.id, user.is_vip ? 1 : 0, canManage(user, doc) ? 1 : 0, r.favorite_count, r.rendered_pages, r.preview, r.pages, r.price, r.fav ?? 0, r.score ?? 0, r.reported, r.bought].join(":"),
     whole: canManage(user, doc) || r.bought === 1, rendered: renderedPages(r), pages: r.pages, review: r.review,
