@@ -42,11 +42,14 @@ describe("recordSearch", () => {
     expect(count()).toBe(50);
   });
 
-  test("200 buffered rows are written without waiting for the timer, in one go", async () => {
+  test("1,000 buffered rows are written without waiting for the timer, in one go", async () => {
     clear();
-    for (let i = 0; i < 200; i++) recordSearch({ ...base, keywords: `批量${i}` });
+    for (let i = 0; i < 999; i++) recordSearch({ ...base, keywords: `批量${i}` });
     await Bun.sleep(0);
-    expect(count()).toBe(200);
+    expect(count()).toBe(0);
+    recordSearch({ ...base, keywords: "批量999" });
+    await Bun.sleep(0);
+    expect(count()).toBe(1000);
     expect(pendingSearchRecords()).toBe(0);
   });
 

@@ -1,5 +1,7 @@
 // Search records: every search is logged, but never on the request path. Rows are buffered in
-// memory and written in one transaction per second (or per 200 rows, or at exit).
+// memory and written in one transaction per second (or per 1,000 rows, or at exit). Under load a
+// transaction's commit, not its inserts, was most of a flush: 1,000 rows a commit rather than 200 took
+// /search served from the page cache from 18.9 to 17.8 µs a request for a member (in-process).
 import type { Statement } from "bun:sqlite";
 import { and, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb, handle, type DbHandle } from "#db/client.ts";
@@ -23,7 +25,7 @@ export interface SearchRecordInput {
 type Row = typeof searchRecord.$inferInsert;
 
 const FLUSH_MS = 1000;
-const FLUSH_ROWS = 200;
+const FLUSH_ROWS = 1000;
 // A database that stays unavailable must not grow the buffer without bound.
 const MAX_BUFFER = 10_000;
 
