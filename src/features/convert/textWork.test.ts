@@ -14,7 +14,7 @@ import { prepareText } from "./textWork.ts";
 import { run, TOOL_PRIORITY } from "./tools.ts";
 
 // The conversion's text work runs in a Worker thread (textWork.ts) and must index exactly as the
-// commit would on the event loop; tools get only the CPU the web server leaves (tools.ts).
+// commit would on the event loop; tools run at the lowest CPU priority, in an autogroup of their own (tools.ts).
 
 const PAGES = [
   "劳动合同范本。甲方与乙方根据《中华人民共和国劳动合同法》签订本合同，约定工作内容、劳动报酬和社会保险。",
@@ -88,7 +88,7 @@ describe("conversion text work off the event loop", () => {
   });
 });
 
-describe("tools run with the CPU the server leaves", () => {
+describe("tools run at the lowest CPU priority", () => {
   test("nice 19, in an autogroup at nice 19", async () => {
     const work = mkdtempSync(join(tmpdir(), "wk-prio-"));
     try {
