@@ -1,7 +1,7 @@
 import { eq, lt } from "drizzle-orm";
-import type { Statement } from "bun:sqlite";
 import { getDb, getSqlite } from "#db/client.ts";
 import { epochMemo } from "#db/epoch.ts";
+import { prepared } from "#db/prepared.ts";
 import { session } from "#db/schema/users.ts";
 
 export const SESSION_COOKIE = "wk_token";
@@ -36,20 +36,14 @@ export function createSession(userId: number, ip = "", userAgent = ""): { token:
 // The user's columns are read by primary key in subqueries rather than through a join: the
 // bundled SQLite (3.54) spends ~8 µs more on the two-table join than on these lookups.
 type LookupRow = { session_id: number; id: number; username: string | null; avatar: string; is_root: number; status: number; vip_until: number | null; expires_at: number };
-const statements = new WeakMap<object, Statement<LookupRow, [string]>>();
 const userCol = (c: string) => `(SELECT ${c} FROM user WHERE id = s.user_id) AS ${c}`;
 const kept = epochMemo<LookupRow | null>();
 
 /** The session row of a token hash, from the kept rows when nothing can have changed it. */
 function sessionRow(hash: string): LookupRow | null {
-  const sqlite = getSqlite();
-  let stmt = statements.get(sqlite);
-  if (!stmt) {
-    stmt = sqlite.query<LookupRow, [string]>(
-      `SELECT s.id AS session_id, s.user_id AS id, ${["username", "avatar", "is_root", "status", "vip_until"].map(userCol).join(", ")}, s.expires_at FROM session s WHERE s.token_hash = ?`,
-    );
-    statements.set(sqlite, stmt);
-  }
+  const stmt = prepared("session.lookup", () => getSqlite().query<LookupRow, [string]>(
+    `SELECT s.id AS session_id, s.user_id AS id, ${["username", "avatar", "is_root", "status", "vip_until"].map(userCol).join(", ")}, s.expires_at FROM session s WHERE s.token_hash = ?`,
+  ));
   return kept(hash, () => stmt.get(hash) ?? null);
 }
 

@@ -6,7 +6,7 @@ import { pageAllowed } from "#src/features/permissions/catalog.ts";
 import { allowPagesOf } from "#src/http/adminOnly.ts";
 import { hasBought } from "#src/features/orders/ownership.ts";
 import { notFound } from "#src/lib/errors.ts";
-import { prepared } from "./prepared.ts";
+import { prepared } from "#db/prepared.ts";
 
 export type DocumentRow = typeof document.$inferSelect;
 

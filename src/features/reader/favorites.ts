@@ -10,7 +10,7 @@ import { assertNotPunished } from "#src/features/users/punishments/service.ts";
 import { PUNISH } from "#src/features/users/punishments/types.ts";
 import { conflict } from "#src/lib/errors.ts";
 import { isVisible, visibleDocumentById } from "./access.ts";
-import { prepared } from "./prepared.ts";
+import { prepared } from "#db/prepared.ts";
 
 export const FAVORITE_KIND = "favorite";
 

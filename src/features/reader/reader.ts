@@ -5,7 +5,7 @@ import { user } from "#db/schema/users.ts";
 import { pagePath } from "#src/features/documents/paths.ts";
 import { getSettings } from "#src/features/settings/service.ts";
 import { contentVersion } from "#src/lib/contentVersion.ts";
-import { prepared } from "./prepared.ts";
+import { prepared } from "#db/prepared.ts";
 
 export interface Crumb { id: number; title: string }
 export type PageFormat = ".svg" | ".gzip.svg" | ".png" | ".webp";

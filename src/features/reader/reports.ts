@@ -7,7 +7,7 @@ import { ARTICLE_STATUS } from "#src/features/articles/policy.ts";
 import { DOC_STATUS } from "#src/features/documents/status.ts";
 import { TARGET_LABEL, targetOf, visibleTarget } from "#src/features/comments/targets.ts";
 import { conflict, notFound } from "#src/lib/errors.ts";
-import { prepared } from "./prepared.ts";
+import { prepared } from "#db/prepared.ts";
 import { REPORT_PENDING, reasonLabel } from "./reasons.ts";
 
 /** One report per user per document or article; the item must be one visitors can see. */

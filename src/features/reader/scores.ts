@@ -3,7 +3,7 @@ import { getDb } from "#db/client.ts";
 import { document, documentScore } from "#db/schema/documents.ts";
 import { conflict } from "#src/lib/errors.ts";
 import { visibleDocumentById } from "./access.ts";
-import { prepared } from "./prepared.ts";
+import { prepared } from "#db/prepared.ts";
 
 export const myScore = (userId: number, documentId: number) =>
   prepared("myScore", () => getDb().select({ score: documentScore.score }).from(documentScore)

@@ -1,7 +1,7 @@
-import type { Statement } from "bun:sqlite";
 import ArticleActions, { type ArticleActionsProps } from "#islands/article/ArticleActions.tsx";
 import { getSqlite } from "#db/client.ts";
 import { epochMemo } from "#db/epoch.ts";
+import { prepared } from "#db/prepared.ts";
 import type { SessionUser } from "#src/features/auth/sessions.ts";
 import { isCommentModerator } from "#src/features/comments/policy.ts";
 import { COMMENT_STATUS } from "#src/features/comments/status.ts";
@@ -27,31 +27,18 @@ function EditLink({ a }: { a: ArticleRow }) {
  * What the favourite bar and the comments read for a member, in one statement: the favourite count
  * (it changes without a content version bump), their favourite and report, and their comments under
  * review. Kept while the database cannot have changed (db/epoch.ts: every such change is a write)
- * and read once per request (the session user is a new object each request), so the slots' outputs
- * can be kept per member and this state (views/personal.tsx vary) — as the reader's are.
+ * so the slots' outputs can be kept per member and this state (views/personal.tsx vary) — as the reader's are.
  */
 type StateRow = { favorite_count: number; favorited: number; reported: number; review: string };
-const stateStatements = new WeakMap<object, Statement<StateRow, [number, number, number]>>();
-const perRequest = new WeakMap<SessionUser, Map<number, StateRow | null>>();
 const kept = epochMemo<StateRow | null>();
 
 function articleState(user: SessionUser, articleId: number): StateRow | null {
-  let memo = perRequest.get(user);
-  if (!memo) perRequest.set(user, (memo = new Map()));
-  if (memo.has(articleId)) return memo.get(articleId)!;
-  const sqlite = getSqlite();
-  let stmt = stateStatements.get(sqlite);
-  if (!stmt) {
-    stmt = sqlite.query<StateRow, [number, number, number]>(`SELECT a.favorite_count,
+  const stmt = prepared("article.memberState", () => getSqlite().query<StateRow, [number, number, number]>(`SELECT a.favorite_count,
       EXISTS (SELECT 1 FROM article_favorite f WHERE f.user_id = ?1 AND f.article_id = ?2) AS favorited,
       EXISTS (SELECT 1 FROM report r WHERE r.user_id = ?1 AND r.article_id = ?2) AS reported,
       (SELECT count(*) || ':' || coalesce(max(+c.id), 0) FROM comment c WHERE c.user_id = ?1 AND c.article_id = ?2 AND +c.status = ?3) AS review
-      FROM article a WHERE a.id = ?2`);
-    stateStatements.set(sqlite, stmt);
-  }
-  const r = kept(`${user.id}:${articleId}`, () => stmt.get(user.id, articleId, COMMENT_STATUS.review));
-  memo.set(articleId, r);
-  return r;
+      FROM article a WHERE a.id = ?2`));
+  return kept(`${user.id}:${articleId}`, () => stmt.get(user.id, articleId, COMMENT_STATUS.review));
 }
 
 function Actions({ a, visible }: { a: ArticleRow; visible: boolean }) {

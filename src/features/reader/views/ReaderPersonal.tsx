@@ -1,4 +1,3 @@
-import type { Statement } from "bun:sqlite";
 import AskDocumentButton from "#islands/chat/AskDocumentButton.tsx";
 import DocumentActions, { type DocumentActionsProps } from "#islands/reader/DocumentActions.tsx";
 import ReaderPages, { type ReaderPagesProps } from "#islands/reader/ReaderPages.tsx";
@@ -8,6 +7,7 @@ import { isCommentModerator } from "#src/features/comments/policy.ts";
 import { COMMENT_STATUS } from "#src/features/comments/status.ts";
 import { getSqlite } from "#db/client.ts";
 import { epochMemo } from "#db/epoch.ts";
+import { prepared } from "#db/prepared.ts";
 import { requestFullRender } from "#src/features/convert/enqueue.ts";
 import { priceFor } from "#src/features/downloads/service.ts";
 import { boughtSql } from "#src/features/orders/ownership.ts";
@@ -129,7 +129,6 @@ function ReaderComments({ doc, sort }: { doc: DocumentRow; sort: string | undefi
  */
 interface ReaderState { key: string; whole: boolean; rendered: number; pages: number; review: string }
 type StateRow = { favorite_count: number; rendered_pages: number; preview: number; pages: number; price: number; fav: number | null; score: number | null; reported: number; bought: number; review: string };
-const stateStatements = new WeakMap<object, Statement<StateRow, [number, number, number]>>();
 const perRequest = new WeakMap<SessionUser, Map<number, ReaderState | null>>();
 // Kept while the database cannot have changed (db/epoch.ts): every state change is a write.
 const kept = epochMemo<StateRow | null>();
@@ -138,21 +137,16 @@ function readerState(user: SessionUser, doc: DocumentRow): ReaderState | null {
   let memo = perRequest.get(user);
   if (!memo) perRequest.set(user, (memo = new Map()));
   if (memo.has(doc.id)) return memo.get(doc.id)!;
-  const sqlite = getSqlite();
-  let stmt = stateStatements.get(sqlite);
-  if (!stmt) {
-    // Subqueries on the parameters, not correlated with d.id, and one pass over the member's
-    // comments (by comment_user; `+c.status` keeps SQLite off the status index): 3.5 µs, where the
-    // correlated form with count() and max() took 24 µs.
-    stmt = sqlite.query<StateRow, [number, number, number]>(`SELECT d.favorite_count, d.rendered_pages, d.preview, d.pages, d.price,
+  // Subqueries on the parameters, not correlated with d.id, and one pass over the member's
+  // comments (by comment_user; `+c.status` keeps SQLite off the status index): 3.5 µs, where the
+  // correlated form with count() and max() took 24 µs.
+  const stmt = prepared("reader.memberState", () => getSqlite().query<StateRow, [number, number, number]>(`SELECT d.favorite_count, d.rendered_pages, d.preview, d.pages, d.price,
       (SELECT f.id FROM favorite f WHERE f.user_id = ?1 AND f.document_id = ?2) AS fav,
       (SELECT s.score FROM document_score s WHERE s.document_id = ?2 AND s.user_id = ?1) AS score,
       EXISTS (SELECT 1 FROM report r WHERE r.user_id = ?1 AND r.document_id = ?2) AS reported,
       ${boughtSql("?2", "?1")} AS bought,
       (SELECT count(*) || ':' || coalesce(max(+c.id), 0) FROM comment c WHERE c.user_id = ?1 AND c.document_id = ?2 AND +c.status = ?3) AS review
-      FROM document d WHERE d.id = ?2`);
-    stateStatements.set(sqlite, stmt);
-  }
+      FROM document d WHERE d.id = ?2`));
   const r = kept(`${user.id}:${doc.id}`, () => stmt.get(user.id, doc.id, COMMENT_STATUS.review));
   const state = r && {
     key: [user.id, user.is_vip ? 1 : 0, canManage(user, doc) ? 1 : 0, r.favorite_count, r.rendered_pages, r.preview, r.pages, r.price, r.fav ?? 0, r.score ?? 0, r.reported, r.bought].join(":"),

@@ -1,6 +1,6 @@
-import { getDb } from "#db/client.ts";
+import { getDb } from "./client.ts";
 
-// Drizzle builds SQL text on every call (tens of µs); the reader's per-request lookups are prepared
+// Drizzle builds SQL text on every call (tens of µs); per-request lookups are prepared
 // once per database instead. Keyed by the database object, so a test's fresh database gets its own.
 const byDb = new WeakMap<object, Map<string, unknown>>();
 
